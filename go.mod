@@ -1,0 +1,22 @@
+module github.com/n3d-io/n3d
+
+go 1.26.8
+
+require (
+	github.com/consensys/gnark-crypto v0.22.0 // indirect
+	github.com/decred/dcrd/dcrec/secp256k1/v4 v4.4.1 // indirect
+	github.com/holiman/bloomfilter/v2 v2.0.3 // indirect
+	github.com/mr-tron/base58 v1.3.0 // indirect
+	github.com/nspcc-dev/dbft v0.4.0 // indirect
+	github.com/prometheus/client_golang v1.25.0 // indirect
+	github.com/stretchr/testify v1.12.1 // indirect
+	github.com/syndtr/goleveldb v1.0.1-0.20210305035536-64b5b1c73954 // indirect
+	github.com/urfave/cli/v3 v3.14.0 // indirect
+	go.etcd.io/bbolt v1.5.0 // indirect
+	go.uber.org/multierr v1.10.0 // indirect
+	go.uber.org/zap v1.28.0 // indirect
+	go.yaml.in/yaml/v3 v3.0.5 // indirect
+	golang.org/x/crypto v0.58.0 // indirect
+	golang.org/x/sys v0.49.0 // indirect
+	gopkg.in/yaml.v3 v3.0.1 // indirect
+)

@@ -1,0 +1,212 @@
+package io
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// MaxArraySize is the reference's default bound for var-length items
+// (0x1000000 bytes or elements).
+const MaxArraySize = 0x1000000
+
+// Sentinel errors of the codec.
+var (
+	// ErrTooLarge is returned when a length prefix exceeds the caller's bound.
+	ErrTooLarge = errors.New("io: length exceeds limit")
+	// ErrNegativeLimit is returned when a negative bound is passed.
+	ErrNegativeLimit = errors.New("io: negative limit")
+)
+
+// Decodable is implemented by types that read themselves from a BinReader.
+type Decodable interface {
+	DecodeBinary(r *BinReader)
+}
+
+// BinReader decodes Neo binary data. The first error is kept in Err and
+// turns every later read into a no-op returning zero values.
+type BinReader struct {
+	r   io.Reader
+	buf [8]byte
+	Err error
+}
+
+// NewBinReaderFromIO makes a BinReader reading from ior.
+func NewBinReaderFromIO(ior io.Reader) *BinReader {
+	return &BinReader{r: ior}
+}
+
+// NewBinReaderFromBuf makes a BinReader reading from b.
+func NewBinReaderFromBuf(b []byte) *BinReader {
+	return &BinReader{r: bytes.NewReader(b)}
+}
+
+// Len returns the number of unread bytes when the reader wraps a buffer, or
+// -1 when the length is unknown.
+func (r *BinReader) Len() int {
+	if br, ok := r.r.(*bytes.Reader); ok {
+		return br.Len()
+	}
+	return -1
+}
+
+func (r *BinReader) fill(n int) []byte {
+	if r.Err != nil {
+		return nil
+	}
+	b := r.buf[:n]
+	if _, err := io.ReadFull(r.r, b); err != nil {
+		r.Err = err
+		return nil
+	}
+	return b
+}
+
+// ReadU8 reads one byte.
+func (r *BinReader) ReadU8() uint8 {
+	b := r.fill(1)
+	if b == nil {
+		return 0
+	}
+	return b[0]
+}
+
+// ReadBool reads a byte and reports whether it is non-zero.
+func (r *BinReader) ReadBool() bool {
+	return r.ReadU8() != 0
+}
+
+// ReadU16LE reads a little-endian uint16.
+func (r *BinReader) ReadU16LE() uint16 {
+	b := r.fill(2)
+	if b == nil {
+		return 0
+	}
+	return binary.LittleEndian.Uint16(b)
+}
+
+// ReadU16BE reads a big-endian uint16.
+func (r *BinReader) ReadU16BE() uint16 {
+	b := r.fill(2)
+	if b == nil {
+		return 0
+	}
+	return binary.BigEndian.Uint16(b)
+}
+
+// ReadU32LE reads a little-endian uint32.
+func (r *BinReader) ReadU32LE() uint32 {
+	b := r.fill(4)
+	if b == nil {
+		return 0
+	}
+	return binary.LittleEndian.Uint32(b)
+}
+
+// ReadU64LE reads a little-endian uint64.
+func (r *BinReader) ReadU64LE() uint64 {
+	b := r.fill(8)
+	if b == nil {
+		return 0
+	}
+	return binary.LittleEndian.Uint64(b)
+}
+
+// ReadBytes fills dst completely from the input.
+func (r *BinReader) ReadBytes(dst []byte) {
+	if r.Err != nil {
+		return
+	}
+	if _, err := io.ReadFull(r.r, dst); err != nil {
+		r.Err = err
+	}
+}
+
+// ReadVarUint reads a var-int: one byte below 0xfd, or 0xfd/0xfe/0xff
+// followed by a 2/4/8-byte little-endian value.
+func (r *BinReader) ReadVarUint() uint64 {
+	switch b := r.ReadU8(); b {
+	case 0xfd:
+		return uint64(r.ReadU16LE())
+	case 0xfe:
+		return uint64(r.ReadU32LE())
+	case 0xff:
+		return r.ReadU64LE()
+	default:
+		return uint64(b)
+	}
+}
+
+// ReadVarLen reads a var-int length and checks it against max.
+func (r *BinReader) ReadVarLen(max int) int {
+	if max < 0 {
+		r.setErr(ErrNegativeLimit)
+		return 0
+	}
+	n := r.ReadVarUint()
+	if r.Err != nil {
+		return 0
+	}
+	if n > uint64(max) {
+		r.setErr(fmt.Errorf("%w: %d > %d", ErrTooLarge, n, max))
+		return 0
+	}
+	return int(n)
+}
+
+// ReadVarBytes reads a var-int length followed by that many bytes; the
+// length may not exceed max.
+func (r *BinReader) ReadVarBytes(max int) []byte {
+	n := r.ReadVarLen(max)
+	if r.Err != nil {
+		return nil
+	}
+	if l := r.Len(); l >= 0 && n > l {
+		r.setErr(io.ErrUnexpectedEOF)
+		return nil
+	}
+	b := make([]byte, n)
+	r.ReadBytes(b)
+	if r.Err != nil {
+		return nil
+	}
+	return b
+}
+
+// ReadString reads a var-length string of at most max bytes.
+func (r *BinReader) ReadString(max int) string {
+	return string(r.ReadVarBytes(max))
+}
+
+func (r *BinReader) setErr(err error) {
+	if r.Err == nil {
+		r.Err = err
+	}
+}
+
+// ReadArray reads a var-int count (at most max) followed by that many
+// elements decoded with their DecodeBinary method.
+func ReadArray[T any, P interface {
+	*T
+	Decodable
+}](r *BinReader, max int) []T {
+	n := r.ReadVarLen(max)
+	if r.Err != nil {
+		return nil
+	}
+	// Each element is at least one byte: never pre-allocate beyond the input.
+	if l := r.Len(); l >= 0 && n > l {
+		r.setErr(io.ErrUnexpectedEOF)
+		return nil
+	}
+	arr := make([]T, n)
+	for i := range arr {
+		P(&arr[i]).DecodeBinary(r)
+		if r.Err != nil {
+			return nil
+		}
+	}
+	return arr
+}
