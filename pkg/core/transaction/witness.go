@@ -1,0 +1,90 @@
+package transaction
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/n3d-io/n3d/pkg/crypto/hash"
+	"github.com/n3d-io/n3d/pkg/io"
+	"github.com/n3d-io/n3d/pkg/util"
+)
+
+// Reference limits of witness scripts (enough for a 21-key committee
+// multisignature).
+const (
+	MaxInvocationScript   = 1024
+	MaxVerificationScript = 1024
+)
+
+// Witness carries the invocation script (signatures) and the verification
+// script (the account contract) proving a signer's consent.
+type Witness struct {
+	InvocationScript   []byte
+	VerificationScript []byte
+}
+
+// DecodeBinary reads both scripts, each bounded by its reference limit.
+func (w *Witness) DecodeBinary(r *io.BinReader) {
+	w.InvocationScript = r.ReadVarBytes(MaxInvocationScript)
+	w.VerificationScript = r.ReadVarBytes(MaxVerificationScript)
+}
+
+// EncodeBinary writes both scripts as var-bytes.
+func (w *Witness) EncodeBinary(bw *io.BinWriter) {
+	bw.WriteVarBytes(w.InvocationScript)
+	bw.WriteVarBytes(w.VerificationScript)
+}
+
+// Size is the serialized size of the witness.
+func (w *Witness) Size() int {
+	return varBytesSize(len(w.InvocationScript)) + varBytesSize(len(w.VerificationScript))
+}
+
+// ScriptHash is the hash of the verification script: the account the
+// witness is for.
+func (w *Witness) ScriptHash() util.Uint160 {
+	return hash.Hash160(w.VerificationScript)
+}
+
+// Copy returns a deep copy of w.
+func (w Witness) Copy() Witness {
+	return Witness{
+		InvocationScript:   append([]byte(nil), w.InvocationScript...),
+		VerificationScript: append([]byte(nil), w.VerificationScript...),
+	}
+}
+
+func varBytesSize(n int) int { return io.GetVarSize(n) + n }
+
+type witnessJSON struct {
+	Invocation   []byte `json:"invocation"`
+	Verification []byte `json:"verification"`
+}
+
+// MarshalJSON writes {"invocation": base64, "verification": base64}; empty
+// scripts are "" (never null).
+func (w Witness) MarshalJSON() ([]byte, error) {
+	return json.Marshal(witnessJSON{Invocation: nonNil(w.InvocationScript), Verification: nonNil(w.VerificationScript)})
+}
+
+// UnmarshalJSON parses the form written by MarshalJSON and enforces the
+// script limits.
+func (w *Witness) UnmarshalJSON(data []byte) error {
+	var aux witnessJSON
+	if err := json.Unmarshal(data, &aux); err != nil {
+		return fmt.Errorf("%w: witness: %w", ErrInvalidJSON, err)
+	}
+	if len(aux.Invocation) > MaxInvocationScript || len(aux.Verification) > MaxVerificationScript {
+		return fmt.Errorf("%w: witness script too long", ErrInvalidJSON)
+	}
+	w.InvocationScript = nonNil(aux.Invocation)
+	w.VerificationScript = nonNil(aux.Verification)
+	return nil
+}
+
+func nonNil(b []byte) []byte {
+	if b == nil {
+		return []byte{}
+	}
+	return b
+}
