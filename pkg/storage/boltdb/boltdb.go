@@ -1,0 +1,203 @@
+// Package boltdb is the BoltDB backend of pkg/storage, built on
+// go.etcd.io/bbolt. All keys live in one bucket named "DB", as in neo-go,
+// in bytewise order; the key layout is the one of docs/storage-format.md.
+//
+// PutChangeSet runs in one bbolt read-write transaction, which commits by
+// switching the meta page: after a crash either the whole changeset is
+// visible or none of it is. Seek reads in chunks, each in its own short
+// read transaction, and calls the callback outside any transaction, so a
+// callback may use the store (or a cache above it) freely while another
+// goroutine writes.
+package boltdb
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync/atomic"
+	"time"
+
+	"github.com/n3d-io/n3d/pkg/storage/internal/kv"
+	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
+)
+
+// BackendName is recorded in the format marker of BoltDB databases.
+const BackendName = "boltdb"
+
+// Bucket is the bucket holding every key (the same name as neo-go's).
+var Bucket = []byte("DB")
+
+// ErrNoPath is returned by Open when FilePath is empty.
+var ErrNoPath = errors.New("storage/boltdb: empty FilePath")
+
+// ErrNoBucket is returned when a read-only database lacks the DB bucket.
+var ErrNoBucket = errors.New("storage/boltdb: bucket \"DB\" missing")
+
+// openTimeout bounds the wait for the file lock held by another process.
+const openTimeout = time.Second
+
+// Seek chunking: at most this many entries or bytes are copied out of one
+// read transaction before the callbacks run.
+const (
+	seekChunkEntries = 512
+	seekChunkBytes   = 256 << 10
+)
+
+// Options configures a BoltDB store. The YAML names are those of neo-go's
+// ApplicationConfiguration.DBConfiguration.BoltDBOptions.
+type Options struct {
+	FilePath string `yaml:"FilePath"`
+	ReadOnly bool   `yaml:"ReadOnly"`
+}
+
+// Store is a BoltDB-backed storage.Store. It is safe for concurrent use.
+type Store struct {
+	db     *bolt.DB
+	closed atomic.Bool
+}
+
+// Open opens (creating it and its directory unless read-only) the BoltDB
+// file o.FilePath and checks its format marker.
+func Open(o Options) (*Store, error) {
+	if o.FilePath == "" {
+		return nil, ErrNoPath
+	}
+	if fi, err := os.Stat(o.FilePath); err == nil && fi.IsDir() {
+		return nil, fmt.Errorf("%w: %s is a directory, not a BoltDB file (a LevelDB database?)",
+			kv.ErrWrongBackend, o.FilePath)
+	}
+	if !o.ReadOnly {
+		if err := os.MkdirAll(filepath.Dir(o.FilePath), 0o755); err != nil {
+			return nil, fmt.Errorf("storage/boltdb: creating directory: %w", err)
+		}
+	}
+	opts := &bolt.Options{
+		Timeout:      openTimeout,
+		ReadOnly:     o.ReadOnly,
+		FreelistType: bolt.FreelistMapType,
+	}
+	db, err := bolt.Open(o.FilePath, 0o600, opts)
+	if err != nil {
+		return nil, fmt.Errorf("storage/boltdb: open %s: %w", o.FilePath, mapErr(err))
+	}
+	s := &Store{db: db}
+	if err := s.init(o.ReadOnly); err != nil {
+		return nil, errors.Join(fmt.Errorf("storage/boltdb: %s: %w", o.FilePath, err), mapErr(db.Close()))
+	}
+	return s, nil
+}
+
+func (s *Store) init(readOnly bool) error {
+	var err error
+	if readOnly {
+		err = s.db.View(func(tx *bolt.Tx) error {
+			if tx.Bucket(Bucket) == nil {
+				return ErrNoBucket
+			}
+			return nil
+		})
+	} else {
+		err = s.db.Update(func(tx *bolt.Tx) error {
+			_, err := tx.CreateBucketIfNotExists(Bucket)
+			return err
+		})
+	}
+	if err != nil {
+		return mapErr(err)
+	}
+	return kv.CheckMarker(s, BackendName, readOnly)
+}
+
+// mapErr translates bbolt errors into the storage sentinels.
+func mapErr(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, berrors.ErrDatabaseNotOpen):
+		return kv.ErrClosed
+	case errors.Is(err, berrors.ErrDatabaseReadOnly), errors.Is(err, berrors.ErrTxNotWritable):
+		return kv.ErrReadOnly
+	case errors.Is(err, berrors.ErrKeyRequired):
+		return kv.ErrEmptyKey
+	case errors.Is(err, berrors.ErrInvalid), errors.Is(err, berrors.ErrChecksum),
+		errors.Is(err, berrors.ErrVersionMismatch):
+		return fmt.Errorf("%w: %w", kv.ErrCorrupted, err)
+	}
+	return err
+}
+
+// Get returns a copy of the value of key or storage.ErrKeyNotFound.
+func (s *Store) Get(key []byte) ([]byte, error) {
+	var val []byte
+	err := s.db.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket(Bucket)
+		v := b.Get(key)
+		if v == nil {
+			// A zero-length value may come back as nil: ask the cursor.
+			k, _ := b.Cursor().Seek(key)
+			if k == nil || !bytes.Equal(k, key) {
+				return kv.ErrKeyNotFound
+			}
+		}
+		val = append([]byte{}, v...)
+		return nil
+	})
+	return val, mapErr(err)
+}
+
+// Put stores value under key in its own transaction.
+func (s *Store) Put(key, value []byte) error {
+	if len(key) == 0 {
+		return kv.ErrEmptyKey
+	}
+	return mapErr(s.db.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket(Bucket).Put(key, value)
+	}))
+}
+
+// Delete removes key; deleting an absent key is not an error.
+func (s *Store) Delete(key []byte) error {
+	return mapErr(s.db.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket(Bucket).Delete(key)
+	}))
+}
+
+// PutChangeSet atomically deletes dels and then stores puts (a key in both
+// ends up stored), in one transaction. Keys are written in sorted order,
+// which keeps bbolt's page splits local. The maps are not retained.
+func (s *Store) PutChangeSet(puts map[string][]byte, dels map[string]struct{}) error {
+	keys := make([]string, 0, len(puts))
+	for k := range puts {
+		if len(k) == 0 {
+			return kv.ErrEmptyKey
+		}
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return mapErr(s.db.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(Bucket)
+		for k := range dels {
+			if err := b.Delete([]byte(k)); err != nil {
+				return err
+			}
+		}
+		for _, k := range keys {
+			if err := b.Put([]byte(k), puts[k]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
+}
+
+// Close closes the database file.
+func (s *Store) Close() error {
+	if s.closed.Swap(true) {
+		return kv.ErrClosed
+	}
+	return mapErr(s.db.Close())
+}

@@ -1,0 +1,157 @@
+// Package leveldb is the LevelDB backend of pkg/storage, built on
+// github.com/syndtr/goleveldb. Keys are stored as given (no bucket or
+// extra prefix), in bytewise order, so the layout is the one described in
+// docs/storage-format.md and the one neo-go writes.
+//
+// Writes from PutChangeSet go through one goleveldb batch: the batch is a
+// single journal record, so after a crash either the whole changeset is
+// visible or none of it is. Use it through storage.New; the type does not
+// leak goleveldb types.
+package leveldb
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/n3d-io/n3d/pkg/storage/internal/kv"
+	"github.com/syndtr/goleveldb/leveldb"
+	lerrors "github.com/syndtr/goleveldb/leveldb/errors"
+	"github.com/syndtr/goleveldb/leveldb/filter"
+	"github.com/syndtr/goleveldb/leveldb/opt"
+	"github.com/syndtr/goleveldb/leveldb/util"
+)
+
+// BackendName is recorded in the format marker of LevelDB databases.
+const BackendName = "leveldb"
+
+// ErrNoPath is returned by Open when DataDirectoryPath is empty.
+var ErrNoPath = errors.New("storage/leveldb: empty DataDirectoryPath")
+
+// Options configures a LevelDB store. The YAML names are those of neo-go's
+// ApplicationConfiguration.DBConfiguration.LevelDBOptions.
+type Options struct {
+	DataDirectoryPath string `yaml:"DataDirectoryPath"`
+	ReadOnly          bool   `yaml:"ReadOnly"`
+}
+
+// Store is a LevelDB-backed storage.Store. It is safe for concurrent use.
+type Store struct {
+	db       *leveldb.DB
+	readOnly bool
+}
+
+// Open opens (creating it unless read-only) the LevelDB database in
+// o.DataDirectoryPath and checks its format marker.
+func Open(o Options) (*Store, error) {
+	if o.DataDirectoryPath == "" {
+		return nil, ErrNoPath
+	}
+	if fi, err := os.Stat(o.DataDirectoryPath); err == nil && !fi.IsDir() {
+		return nil, fmt.Errorf("%w: %s is a file, not a LevelDB directory (a BoltDB database?)",
+			kv.ErrWrongBackend, o.DataDirectoryPath)
+	}
+	opts := &opt.Options{
+		Filter:         filter.NewBloomFilter(10),
+		ReadOnly:       o.ReadOnly,
+		ErrorIfMissing: o.ReadOnly,
+	}
+	db, err := leveldb.OpenFile(o.DataDirectoryPath, opts)
+	if err != nil {
+		return nil, fmt.Errorf("storage/leveldb: open %s: %w", o.DataDirectoryPath, mapErr(err))
+	}
+	s := &Store{db: db, readOnly: o.ReadOnly}
+	if err := kv.CheckMarker(s, BackendName, o.ReadOnly); err != nil {
+		return nil, errors.Join(fmt.Errorf("storage/leveldb: %s: %w", o.DataDirectoryPath, err), mapErr(db.Close()))
+	}
+	return s, nil
+}
+
+// mapErr translates goleveldb errors into the storage sentinels.
+func mapErr(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, leveldb.ErrNotFound):
+		return kv.ErrKeyNotFound
+	case errors.Is(err, leveldb.ErrClosed):
+		return kv.ErrClosed
+	case errors.Is(err, leveldb.ErrReadOnly):
+		return kv.ErrReadOnly
+	case lerrors.IsCorrupted(err):
+		return fmt.Errorf("%w: %w", kv.ErrCorrupted, err)
+	}
+	return err
+}
+
+// Get returns the value of key or storage.ErrKeyNotFound. The returned
+// slice belongs to the caller.
+func (s *Store) Get(key []byte) ([]byte, error) {
+	v, err := s.db.Get(key, nil)
+	if err != nil {
+		return nil, mapErr(err)
+	}
+	return v, nil
+}
+
+// Put stores value under key.
+func (s *Store) Put(key, value []byte) error {
+	if len(key) == 0 {
+		return kv.ErrEmptyKey
+	}
+	return mapErr(s.db.Put(key, value, nil))
+}
+
+// Delete removes key; deleting an absent key is not an error.
+func (s *Store) Delete(key []byte) error {
+	return mapErr(s.db.Delete(key, nil))
+}
+
+// PutChangeSet atomically deletes dels and then stores puts (a key in both
+// ends up stored). Neither the maps nor the values are retained.
+func (s *Store) PutChangeSet(puts map[string][]byte, dels map[string]struct{}) error {
+	if s.readOnly {
+		return kv.ErrReadOnly
+	}
+	size := 0
+	for k, v := range puts {
+		if len(k) == 0 {
+			return kv.ErrEmptyKey
+		}
+		size += len(k) + len(v) + 16
+	}
+	for k := range dels {
+		size += len(k) + 8
+	}
+	b := leveldb.MakeBatch(size)
+	for k := range dels {
+		b.Delete([]byte(k))
+	}
+	for k, v := range puts {
+		b.Put([]byte(k), v)
+	}
+	return mapErr(s.db.Write(b, nil))
+}
+
+// Seek calls fn for each key in rng, in ascending (or, with
+// rng.Backwards, descending) order, until fn returns false. k and v are
+// valid only during the call. Iteration runs over a consistent snapshot.
+func (s *Store) Seek(rng kv.SeekRange, fn func(k, v []byte) bool) error {
+	lo, hi := kv.Bounds(rng)
+	it := s.db.NewIterator(&util.Range{Start: lo, Limit: hi}, nil)
+	if rng.Backwards {
+		for ok := it.Last(); ok && fn(it.Key(), it.Value()); ok = it.Prev() {
+		}
+	} else {
+		for ok := it.First(); ok && fn(it.Key(), it.Value()); ok = it.Next() {
+		}
+	}
+	err := it.Error()
+	it.Release()
+	return mapErr(err)
+}
+
+// Close closes the database.
+func (s *Store) Close() error {
+	return mapErr(s.db.Close())
+}
