@@ -1,0 +1,187 @@
+package mpt
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/n3d-io/n3d/pkg/util"
+)
+
+// DecodeNode decodes one stored node: a branch, an extension or a leaf in
+// canonical form. It is strict, so that the encoding of the result is exactly
+// data (and its hash is the hash of data):
+//   - children are references only: EmptyT, or HashT and 32 bytes; an
+//     extension's next is never empty;
+//   - an extension's key is 1..136 nibbles, each below 16;
+//   - a leaf value is at most MaxValueLength bytes;
+//   - lengths use the shortest var-int form, and no byte may follow the node.
+//
+// The result does not alias data.
+func DecodeNode(data []byte) (Node, error) {
+	if len(data) == 0 {
+		return nil, fmt.Errorf("%w: empty input", ErrInvalidNode)
+	}
+	var (
+		n   Node
+		pos int
+		err error
+	)
+	switch NodeType(data[0]) {
+	case BranchT:
+		n, pos, err = decodeBranch(data)
+	case ExtensionT:
+		n, pos, err = decodeExtension(data)
+	case LeafT:
+		n, pos, err = decodeLeaf(data)
+	default:
+		return nil, fmt.Errorf("%w: node type %#x", ErrInvalidNode, data[0])
+	}
+	if err != nil {
+		return nil, err
+	}
+	if pos != len(data) {
+		return nil, fmt.Errorf("%w: %d trailing bytes", ErrInvalidNode, len(data)-pos)
+	}
+	return n, nil
+}
+
+func decodeBranch(data []byte) (Node, int, error) {
+	b := new(BranchNode)
+	pos := 1
+	for i := range b.children {
+		c, next, err := decodeChild(data, pos)
+		if err != nil {
+			return nil, 0, fmt.Errorf("branch child %d: %w", i, err)
+		}
+		b.children[i] = c
+		pos = next
+	}
+	return b, pos, nil
+}
+
+func decodeExtension(data []byte) (Node, int, error) {
+	n, pos, err := decodeVarLen(data, 1, maxPathLength)
+	if err != nil {
+		return nil, 0, fmt.Errorf("extension key: %w", err)
+	}
+	if n == 0 {
+		return nil, 0, fmt.Errorf("%w: empty extension key", ErrInvalidNode)
+	}
+	key := make([]byte, n)
+	copy(key, data[pos:pos+n])
+	for _, k := range key {
+		if k > 0x0f {
+			return nil, 0, fmt.Errorf("%w: extension key nibble %#x", ErrInvalidNode, k)
+		}
+	}
+	next, end, err := decodeChild(data, pos+n)
+	if err != nil {
+		return nil, 0, fmt.Errorf("extension next: %w", err)
+	}
+	if next == nil {
+		return nil, 0, fmt.Errorf("%w: extension to the empty node", ErrInvalidNode)
+	}
+	return &ExtensionNode{key: key, next: next}, end, nil
+}
+
+func decodeLeaf(data []byte) (Node, int, error) {
+	n, pos, err := decodeVarLen(data, 1, MaxValueLength)
+	if err != nil {
+		return nil, 0, fmt.Errorf("leaf value: %w", err)
+	}
+	v := make([]byte, n)
+	copy(v, data[pos:pos+n])
+	return &LeafNode{value: v}, pos + n, nil
+}
+
+// decodeChild decodes a child reference at data[pos:].
+func decodeChild(data []byte, pos int) (Node, int, error) {
+	if pos >= len(data) {
+		return nil, 0, fmt.Errorf("%w: truncated", ErrInvalidNode)
+	}
+	switch NodeType(data[pos]) {
+	case EmptyT:
+		return nil, pos + 1, nil
+	case HashT:
+		if len(data)-pos < childEncLen {
+			return nil, 0, fmt.Errorf("%w: truncated hash", ErrInvalidNode)
+		}
+		h := &HashNode{}
+		copy(h.hash[:], data[pos+1:pos+childEncLen])
+		return h, pos + childEncLen, nil
+	default:
+		return nil, 0, fmt.Errorf("%w: child type %#x", ErrInvalidNode, data[pos])
+	}
+}
+
+// decodeVarLen decodes a canonical var-int length at data[pos:], checks it
+// against limit and against the bytes left, and returns it with the position
+// of the first byte after the var-int.
+func decodeVarLen(data []byte, pos, limit int) (int, int, error) {
+	if pos >= len(data) {
+		return 0, 0, fmt.Errorf("%w: truncated length", ErrInvalidNode)
+	}
+	var (
+		v    uint64
+		size int
+	)
+	switch b := data[pos]; b {
+	case 0xfd:
+		size = 3
+	case 0xfe:
+		size = 5
+	case 0xff:
+		size = 9
+	default:
+		v, size = uint64(b), 1
+	}
+	if len(data)-pos < size {
+		return 0, 0, fmt.Errorf("%w: truncated length", ErrInvalidNode)
+	}
+	switch size {
+	case 3:
+		v = uint64(binary.LittleEndian.Uint16(data[pos+1:]))
+	case 5:
+		v = uint64(binary.LittleEndian.Uint32(data[pos+1:]))
+	case 9:
+		v = binary.LittleEndian.Uint64(data[pos+1:])
+	}
+	if varUintSize(v) != size {
+		return 0, 0, fmt.Errorf("%w: non-canonical length", ErrInvalidNode)
+	}
+	if v > uint64(limit) {
+		return 0, 0, fmt.Errorf("%w: length %d over %d", ErrInvalidNode, v, limit)
+	}
+	pos += size
+	if uint64(len(data)-pos) < v {
+		return 0, 0, fmt.Errorf("%w: truncated data", ErrInvalidNode)
+	}
+	return int(v), pos, nil
+}
+
+// decodeStored decodes a node read from the store under hash h and marks it
+// committed with that hash.
+func decodeStored(enc []byte, h util.Uint256) (Node, error) {
+	n, err := DecodeNode(enc)
+	if err != nil {
+		return nil, fmt.Errorf("%w: node %s: %w", ErrCorrupted, h, err)
+	}
+	m := n.meta()
+	m.hash = h
+	m.flags = flagHashed | flagCommitted
+	return n, nil
+}
+
+// varUintSize returns the size of the canonical var-int encoding of v.
+func varUintSize(v uint64) int {
+	switch {
+	case v < 0xfd:
+		return 1
+	case v <= 0xffff:
+		return 3
+	case v <= 0xffffffff:
+		return 5
+	default:
+		return 9
+	}
+}

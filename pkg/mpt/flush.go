@@ -1,0 +1,135 @@
+package mpt
+
+import (
+	"bytes"
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/n3d-io/n3d/pkg/crypto/hash"
+	"github.com/n3d-io/n3d/pkg/util"
+)
+
+// Flush writes every node changed since the last Flush to the store and, in
+// the reference-counted modes, updates the counts of the nodes added and
+// dropped; index is the block the new root belongs to (ModeGC records it in
+// nodes that become unreferenced). Call it once per block, after the block's
+// batch, with the store layer that persists that block.
+//
+// Writes go to the store in a deterministic order. On error the store has
+// received part of the writes: discard that store layer and this trie.
+func (t *Trie) Flush(index uint32) error {
+	if err := t.commit(t.root); err != nil {
+		return err
+	}
+	if t.refs == nil {
+		return nil
+	}
+	err := t.applyRefs(index)
+	clear(t.refs)
+	return err
+}
+
+// commit writes (or, in the reference-counted modes, queues) the changed
+// nodes of the subtree n, children first, and marks them committed.
+func (t *Trie) commit(n Node) error {
+	if n == nil {
+		return nil
+	}
+	m := n.meta()
+	if m == nil || m.flags&flagCommitted != 0 {
+		return nil // a hash node or an unchanged subtree
+	}
+	switch n := n.(type) {
+	case *BranchNode:
+		for _, c := range n.children {
+			if err := t.commit(c); err != nil {
+				return err
+			}
+		}
+	case *ExtensionNode:
+		if err := t.commit(n.next); err != nil {
+			return err
+		}
+	}
+	enc := encodeForStore(n)
+	if m.flags&flagHashed == 0 {
+		m.hash = hash.DoubleSha256(enc)
+	}
+	m.flags = flagHashed | flagCommitted
+	if t.refs == nil {
+		if err := t.cfg.Store.Put(t.cfg.nodeKey(m.hash), enc); err != nil {
+			return fmt.Errorf("mpt: writing node %s: %w", m.hash, err)
+		}
+		return nil
+	}
+	r := t.refs[m.hash]
+	r.delta++
+	r.enc = enc
+	t.refs[m.hash] = r
+	return nil
+}
+
+// encodeForStore encodes n into a fresh slice with room for the
+// reference-count suffix.
+func encodeForStore(n Node) []byte {
+	var size int
+	switch n := n.(type) {
+	case *BranchNode:
+		size = n.encLen()
+	case *ExtensionNode:
+		size = n.encLen()
+	case *LeafNode:
+		size = n.encLen()
+	}
+	return n.appendTo(make([]byte, 0, size+rcSuffixLen))
+}
+
+// applyRefs writes the pending reference count changes, in hash order.
+func (t *Trie) applyRefs(index uint32) error {
+	hashes := slices.SortedFunc(maps.Keys(t.refs), func(a, b util.Uint256) int {
+		return bytes.Compare(a[:], b[:])
+	})
+	for _, h := range hashes {
+		r := t.refs[h]
+		if r.delta == 0 {
+			continue
+		}
+		if err := t.cfg.updateCount(h, r.enc, true, int64(r.delta), index); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// updateCount adds delta to the stored reference count of node h; enc is
+// the node's encoding when known (it is when delta > 0 and the node is new),
+// owned says whether enc may be kept and extended by the store record.
+func (c *Config) updateCount(h util.Uint256, enc []byte, owned bool, delta int64, index uint32) error {
+	s, found, err := c.getStored(h, false)
+	if err != nil {
+		return err
+	}
+	var count int64
+	if found && s.active {
+		count = int64(s.count)
+	}
+	if enc == nil {
+		enc, owned = s.enc, false
+	}
+	count += delta
+	switch {
+	case count < 0 || count > 1<<32-1 || enc == nil:
+		return fmt.Errorf("%w: node %s reference count %d%+d", ErrCorrupted, h, count-delta, delta)
+	case count > 0:
+		err = c.Store.Put(c.nodeKey(h), rcRecord(enc, owned, true, uint32(count)))
+	case c.Mode.gc():
+		err = c.Store.Put(c.nodeKey(h), rcRecord(enc, owned, false, index))
+	default:
+		err = c.Store.Delete(c.nodeKey(h))
+	}
+	if err != nil {
+		return fmt.Errorf("mpt: writing node %s: %w", h, err)
+	}
+	return nil
+}
