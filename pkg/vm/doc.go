@@ -1,0 +1,34 @@
+// Package vm is the NeoVM interpreter of n3d, byte-for-byte compatible with
+// the reference neo-project/neo-vm.
+//
+// # Data flow
+//
+// A host (the interop layer, a test, a tool) creates a VM with New, sets
+// the injected behaviour — SyscallHandler, CallTHandler, OnContextUnloaded,
+// SetHardforkChecker, SetExecFeeFactor/SetGasLimit — loads one or more
+// scripts (LoadScript, LoadScriptWithRetCount) and calls Run. Each loaded
+// script is a Context with its own evaluation stack; CALL/CALL_L/CALLA push
+// frames that share the caller's stack, static fields and host data
+// (Context.Data). Run decodes and executes one instruction at a time
+// through a table of opcode handlers, charges the reference opcode price ×
+// exec fee factor, and stops in HALT (values on ResultStack) or FAULT
+// (FaultException explains why). ExecuteNext, StepInto, StepOut and
+// StepOver follow the reference debugger.
+//
+// # Faithfulness
+//
+// Stack references are counted with the reference semantics
+// (stackitem.RefCounter); the count enforces MaxStackSize. Only THROW, the
+// out-of-range PICKITEM/SETITEM cases and VM.Throw raise catchable
+// exceptions; every other error FAULTs, as in the reference. Behaviour that
+// changed with a hardfork (SHL/SHR by zero, HASKEY bounds and the int32
+// index casts of PICKITEM/SETITEM/REMOVE before Gorgon) is selected per VM
+// with SetHardforkChecker; New uses the latest behaviour.
+//
+// # Performance
+//
+// Integers that fit in int64 are kept inline in stack and slot entries,
+// so arithmetic, comparisons, jumps and stack shuffles on them do not
+// allocate; big.Int is used beyond int64. Handlers signal a FAULT by
+// panicking with an internal value that the execution loop recovers.
+package vm

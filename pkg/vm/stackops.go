@@ -1,0 +1,133 @@
+package vm
+
+import (
+	"fmt"
+
+	"github.com/n3d-io/n3d/pkg/vm/opcode"
+)
+
+func init() {
+	handlers[opcode.DEPTH] = func(_ *VM, c *Context, _ opcode.Opcode, _ []byte) {
+		c.sh.estack.pushInt(int64(c.sh.estack.Len()))
+	}
+	handlers[opcode.DROP] = func(v *VM, c *Context, _ opcode.Opcode, _ []byte) { v.pop(c) }
+	handlers[opcode.NIP] = func(v *VM, c *Context, _ opcode.Opcode, _ []byte) {
+		_, err := c.sh.estack.remove(1)
+		v.check(err)
+	}
+	handlers[opcode.XDROP] = func(v *VM, c *Context, _ opcode.Opcode, _ []byte) {
+		n := v.nonNegative(v.popInt32(c))
+		_, err := c.sh.estack.remove(n)
+		v.check(err)
+	}
+	handlers[opcode.CLEAR] = func(_ *VM, c *Context, _ opcode.Opcode, _ []byte) { c.sh.estack.clear() }
+	handlers[opcode.DUP] = func(v *VM, c *Context, _ opcode.Opcode, _ []byte) { c.sh.estack.push(v.peek(c, 0)) }
+	handlers[opcode.OVER] = func(v *VM, c *Context, _ opcode.Opcode, _ []byte) { c.sh.estack.push(v.peek(c, 1)) }
+	handlers[opcode.PICK] = func(v *VM, c *Context, _ opcode.Opcode, _ []byte) {
+		n := v.nonNegative(v.popInt32(c))
+		c.sh.estack.push(v.peek(c, n))
+	}
+	handlers[opcode.TUCK] = func(v *VM, c *Context, _ opcode.Opcode, _ []byte) {
+		v.check(c.sh.estack.insert(2, v.peek(c, 0)))
+	}
+	handlers[opcode.SWAP] = func(v *VM, c *Context, _ opcode.Opcode, _ []byte) {
+		s := c.sh.estack.e
+		if len(s) < 2 {
+			v.fail(fmt.Errorf("%w: swap 1/%d", ErrStackUnderflow, len(s)))
+		}
+		s[len(s)-1], s[len(s)-2] = s[len(s)-2], s[len(s)-1]
+	}
+	handlers[opcode.ROT] = func(v *VM, c *Context, _ opcode.Opcode, _ []byte) { v.check(c.sh.estack.roll(2)) }
+	handlers[opcode.ROLL] = func(v *VM, c *Context, _ opcode.Opcode, _ []byte) {
+		v.check(c.sh.estack.roll(v.popInt32(c)))
+	}
+	handlers[opcode.REVERSE3] = func(v *VM, c *Context, _ opcode.Opcode, _ []byte) { v.check(c.sh.estack.reverse(3)) }
+	handlers[opcode.REVERSE4] = func(v *VM, c *Context, _ opcode.Opcode, _ []byte) { v.check(c.sh.estack.reverse(4)) }
+	handlers[opcode.REVERSEN] = func(v *VM, c *Context, _ opcode.Opcode, _ []byte) {
+		v.check(c.sh.estack.reverse(v.popInt32(c)))
+	}
+	handlers[opcode.INITSSLOT] = opInitSSlot
+	handlers[opcode.INITSLOT] = opInitSlot
+	registerSlotOps(opcode.LDSFLD0, opcode.STSFLD0, func(c *Context) *slot { return c.sh.static })
+	registerSlotOps(opcode.LDLOC0, opcode.STLOC0, func(c *Context) *slot { return c.locals })
+	registerSlotOps(opcode.LDARG0, opcode.STARG0, func(c *Context) *slot { return c.args })
+}
+
+func (v *VM) nonNegative(n int) int {
+	if n < 0 {
+		v.fail(fmt.Errorf("%w: negative value %d", ErrOutOfRange, n))
+	}
+	return n
+}
+
+// registerSlotOps installs the 8 loads starting at ld0 (7 with an implicit
+// index, then one with an operand) and the 8 stores starting at st0.
+func registerSlotOps(ld0, st0 opcode.Opcode, get func(*Context) *slot) {
+	load := func(v *VM, c *Context, op opcode.Opcode, arg []byte) {
+		s := get(c)
+		if s == nil {
+			v.fail(fmt.Errorf("%w: slot has not been initialized", ErrSlot))
+		}
+		i := int(op - ld0)
+		if len(arg) == 1 {
+			i = int(arg[0])
+		}
+		if i >= len(s.e) {
+			v.fail(fmt.Errorf("%w: index %d/%d", ErrSlot, i, len(s.e)))
+		}
+		c.sh.estack.push(s.e[i])
+	}
+	store := func(v *VM, c *Context, op opcode.Opcode, arg []byte) {
+		s := get(c)
+		if s == nil {
+			v.fail(fmt.Errorf("%w: slot has not been initialized", ErrSlot))
+		}
+		i := int(op - st0)
+		if len(arg) == 1 {
+			i = int(arg[0])
+		}
+		if i >= len(s.e) {
+			v.fail(fmt.Errorf("%w: index %d/%d", ErrSlot, i, len(s.e)))
+		}
+		old := s.e[i]
+		if old.it == nil {
+			v.rc.Inc(-1)
+		} else {
+			v.rc.Remove(old.it)
+		}
+		s.e[i] = v.popNoRef(c)
+	}
+	for k := opcode.Opcode(0); k < 8; k++ {
+		handlers[ld0+k] = load
+		handlers[st0+k] = store
+	}
+}
+
+func opInitSSlot(v *VM, c *Context, op opcode.Opcode, arg []byte) {
+	if c.sh.static != nil {
+		v.fail(fmt.Errorf("%w: %s cannot be executed twice", ErrSlot, op))
+	}
+	if arg[0] == 0 {
+		v.fail(fmt.Errorf("%w: operand 0 is invalid for %s", ErrSlot, op))
+	}
+	c.sh.static = newSlot(int(arg[0]), &v.rc)
+}
+
+func opInitSlot(v *VM, c *Context, op opcode.Opcode, arg []byte) {
+	if c.locals != nil || c.args != nil {
+		v.fail(fmt.Errorf("%w: %s cannot be executed twice", ErrSlot, op))
+	}
+	if arg[0] == 0 && arg[1] == 0 {
+		v.fail(fmt.Errorf("%w: operand 0 is invalid for %s", ErrSlot, op))
+	}
+	if arg[0] > 0 {
+		c.locals = newSlot(int(arg[0]), &v.rc)
+	}
+	if n := int(arg[1]); n > 0 {
+		s := &slot{e: make([]elem, n)}
+		for i := range n {
+			s.e[i] = v.popNoRef(c)
+		}
+		c.args = s
+	}
+}

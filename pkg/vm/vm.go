@@ -1,0 +1,350 @@
+package vm
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+
+	"github.com/n3d-io/n3d/pkg/protocol"
+	"github.com/n3d-io/n3d/pkg/vm/opcode"
+	"github.com/n3d-io/n3d/pkg/vm/stackitem"
+)
+
+// SyscallHandler executes SYSCALL id. An error FAULTs the VM; use VM.Throw
+// for an exception the script may catch.
+type SyscallHandler func(v *VM, id uint32) error
+
+// CallTHandler executes CALLT token.
+type CallTHandler func(v *VM, token uint16) error
+
+// FeeFactor converts datoshi to the picoGAS units the VM counts in.
+const FeeFactor = 10000
+
+// VM is a NeoVM instance. It is not safe for concurrent use.
+type VM struct {
+	istack   []*Context
+	entry    *Context
+	rstack   *Stack
+	rc       stackitem.RefCounter
+	state    State
+	jumping  bool
+	uncaught stackitem.Item // nil: no pending exception
+	faultErr error
+	limits   Limits
+
+	feeFactor   int64 // picoGAS per opcode price unit
+	feeConsumed int64 // picoGAS
+	feeLimit    int64 // picoGAS, < 0: unlimited
+
+	preGorgon bool
+
+	// SyscallHandler runs SYSCALL; nil makes every SYSCALL FAULT.
+	SyscallHandler SyscallHandler
+	// CallTHandler runs CALLT; nil makes every CALLT FAULT.
+	CallTHandler CallTHandler
+	// OnContextUnloaded, if set, runs after a context left the invocation
+	// stack (on RET or while an exception unwinds).
+	OnContextUnloaded func(v *VM, ctx *Context)
+}
+
+// New returns a VM in the BREAK state with the default limits, the latest
+// (all hardforks enabled) semantics, no fee and no gas limit.
+func New() *VM {
+	v := &VM{state: BreakState, limits: DefaultLimits, feeLimit: -1}
+	v.rstack = newStack(&v.rc)
+	return v
+}
+
+// NewWithLimits returns New with custom limits.
+func NewWithLimits(l Limits) *VM {
+	v := New()
+	v.limits = l
+	return v
+}
+
+// SetHardforkChecker selects the opcode semantics of the hardforks that
+// f reports as enabled (pre-Gorgon SHL/SHR, HASKEY, PICKITEM, SETITEM,
+// REMOVE). Call it before execution.
+func (v *VM) SetHardforkChecker(f func(protocol.Hardfork) bool) {
+	v.preGorgon = !f(protocol.HFGorgon)
+}
+
+// SetExecFeeFactor sets the opcode fee factor in datoshi (the Policy
+// ExecFeeFactor before Faun).
+func (v *VM) SetExecFeeFactor(f int64) { v.feeFactor = f * FeeFactor }
+
+// SetExecPicoFeeFactor sets the opcode fee factor in picoGAS (Faun+).
+func (v *VM) SetExecPicoFeeFactor(f int64) { v.feeFactor = f }
+
+// ExecFeeFactor is the fee factor in picoGAS.
+func (v *VM) ExecFeeFactor() int64 { return v.feeFactor }
+
+// SetGasLimit sets the GAS limit in datoshi; a negative limit disables it.
+func (v *VM) SetGasLimit(datoshi int64) {
+	switch {
+	case datoshi < 0:
+		v.feeLimit = -1
+	case datoshi > math.MaxInt64/FeeFactor:
+		v.feeLimit = math.MaxInt64
+	default:
+		v.feeLimit = datoshi * FeeFactor
+	}
+}
+
+// GasLimit is the GAS limit in datoshi (-1: none).
+func (v *VM) GasLimit() int64 {
+	if v.feeLimit < 0 {
+		return -1
+	}
+	return v.feeLimit / FeeFactor
+}
+
+// GasConsumed is the GAS spent in datoshi, rounded up.
+func (v *VM) GasConsumed() int64 { return (v.feeConsumed + FeeFactor - 1) / FeeFactor }
+
+// GasLeft is the GAS left in datoshi (-1 without a limit).
+func (v *VM) GasLeft() int64 {
+	if v.feeLimit < 0 {
+		return -1
+	}
+	return (v.feeLimit - v.feeConsumed) / FeeFactor
+}
+
+// AddPicoGas charges pico picoGAS; it fails once the limit is passed.
+// A fee-exempt current context is not charged.
+func (v *VM) AddPicoGas(pico int64) error {
+	if c := v.Context(); c != nil && c.sh.feeExempt {
+		return nil
+	}
+	if pico < 0 || v.feeConsumed > math.MaxInt64-pico {
+		v.feeConsumed = math.MaxInt64
+	} else {
+		v.feeConsumed += pico
+	}
+	if v.feeLimit >= 0 && v.feeConsumed > v.feeLimit {
+		return ErrOutOfGas
+	}
+	return nil
+}
+
+// AddGas charges datoshi GAS.
+func (v *VM) AddGas(datoshi int64) error {
+	if datoshi > math.MaxInt64/FeeFactor {
+		return v.AddPicoGas(math.MaxInt64)
+	}
+	return v.AddPicoGas(datoshi * FeeFactor)
+}
+
+// State is the current state.
+func (v *VM) State() State { return v.state }
+
+// SetState sets the state (debuggers use BREAK/NONE).
+func (v *VM) SetState(s State) { v.state = s }
+
+// Limits returns the limits in force.
+func (v *VM) Limits() Limits { return v.limits }
+
+// References is the reference counter value (stack items counted with
+// the reference semantics).
+func (v *VM) References() int { return v.rc.Count() }
+
+// RefCounter is the counter interop code must keep in step when it
+// changes compound items that are on a stack.
+func (v *VM) RefCounter() *stackitem.RefCounter { return &v.rc }
+
+// FaultException is the error that FAULTed the VM.
+func (v *VM) FaultException() error { return v.faultErr }
+
+// UncaughtException is the exception being thrown (nil if none).
+func (v *VM) UncaughtException() stackitem.Item { return v.uncaught }
+
+// Context is the current (top) context, nil when none is loaded.
+func (v *VM) Context() *Context {
+	if len(v.istack) == 0 {
+		return nil
+	}
+	return v.istack[len(v.istack)-1]
+}
+
+// EntryContext is the first context loaded.
+func (v *VM) EntryContext() *Context { return v.entry }
+
+// CallingContext is the context below the current one, or nil.
+func (v *VM) CallingContext() *Context {
+	if len(v.istack) < 2 {
+		return nil
+	}
+	return v.istack[len(v.istack)-2]
+}
+
+// InvocationStack returns the contexts, top (current) first.
+func (v *VM) InvocationStack() []*Context {
+	out := make([]*Context, len(v.istack))
+	for i, c := range v.istack {
+		out[len(out)-1-i] = c
+	}
+	return out
+}
+
+// Istack returns the number of contexts.
+func (v *VM) InvocationDepth() int { return len(v.istack) }
+
+// Estack is the current context's evaluation stack, or the result stack
+// when no context is loaded.
+func (v *VM) Estack() *Stack {
+	if c := v.Context(); c != nil {
+		return c.sh.estack
+	}
+	return v.rstack
+}
+
+// ResultStack holds the values left by the entry context's RET.
+func (v *VM) ResultStack() *Stack { return v.rstack }
+
+// LoadScript loads script as a new context that may return any number of
+// values.
+func (v *VM) LoadScript(script []byte) (*Context, error) {
+	return v.LoadScriptWithRetCount(script, -1, 0)
+}
+
+// LoadScriptWithRetCount loads script with a new evaluation stack, the
+// given return value count (-1: any) and initial position.
+func (v *VM) LoadScriptWithRetCount(script []byte, rvcount, ip int) (*Context, error) {
+	if rvcount < -1 || rvcount > math.MaxUint16 {
+		return nil, fmt.Errorf("%w: return count %d", ErrOutOfRange, rvcount)
+	}
+	if ip < 0 || ip > len(script) {
+		return nil, fmt.Errorf("%w: position %d/%d", ErrJump, ip, len(script))
+	}
+	ctx := &Context{
+		sh:      &shared{script: stackitem.NewScript(script), estack: newStack(&v.rc)},
+		ip:      ip,
+		rvcount: rvcount,
+	}
+	return ctx, v.LoadContext(ctx)
+}
+
+// LoadContext pushes ctx onto the invocation stack.
+func (v *VM) LoadContext(ctx *Context) error {
+	if len(v.istack) >= v.limits.MaxInvocationStackSize {
+		return fmt.Errorf("%w: %d", ErrInvocationOverflow, len(v.istack))
+	}
+	v.istack = append(v.istack, ctx)
+	if v.entry == nil {
+		v.entry = ctx
+	}
+	return nil
+}
+
+// Run executes until HALT or FAULT and returns the FAULT error.
+func (v *VM) Run() error {
+	if v.state == BreakState {
+		v.state = NoneState
+	}
+	v.loop(-1)
+	if v.state == FaultState {
+		return v.faultErr
+	}
+	return nil
+}
+
+// ExecuteNext executes one instruction (reference ExecuteNext); with an
+// empty invocation stack it sets HALT.
+func (v *VM) ExecuteNext() {
+	v.loop(1)
+}
+
+// loop executes up to n instructions (n < 0: until HALT/FAULT).
+func (v *VM) loop(n int) {
+	defer v.recoverFault()
+	for ; n != 0 && v.state != HaltState && v.state != FaultState; n-- {
+		v.step()
+	}
+}
+
+func (v *VM) recoverFault() {
+	r := recover()
+	if r == nil {
+		return
+	}
+	var err error
+	switch x := r.(type) {
+	case vmPanic:
+		err = x.err
+	case runtime.Error:
+		err = fmt.Errorf("%w: %v", ErrInternal, x)
+	default:
+		err = fmt.Errorf("%w: %v", ErrInternal, x)
+	}
+	v.state = FaultState
+	v.faultErr = err
+}
+
+// step is one reference ExecuteNext without the fault handling.
+func (v *VM) step() {
+	if len(v.istack) == 0 {
+		v.state = HaltState
+		return
+	}
+	ctx := v.istack[len(v.istack)-1]
+	script := ctx.sh.script.Bytes()
+	op, arg, size := opcode.RET, []byte(nil), 0
+	if ctx.ip < len(script) {
+		op, arg, size = v.decode(script, ctx.ip)
+	}
+	if v.feeFactor != 0 && !ctx.sh.feeExempt {
+		v.check(v.AddPicoGas(v.feeFactor * opcodePrice[op]))
+	}
+	handlers[op](v, ctx, op, arg)
+	if v.rc.Count() > v.limits.MaxStackSize {
+		v.fail(fmt.Errorf("%w: %d/%d", ErrStackOverflow, v.rc.Count(), v.limits.MaxStackSize))
+	}
+	if !v.jumping {
+		ctx.ip += size
+	}
+	v.jumping = false
+}
+
+// decode reads the instruction at ip (reference Instruction constructor).
+func (v *VM) decode(script []byte, ip int) (opcode.Opcode, []byte, int) {
+	op := opcode.Opcode(script[ip])
+	if !op.IsValid() {
+		v.fail(fmt.Errorf("%w: invalid opcode 0x%02x at %d", ErrBadScript, byte(op), ip))
+	}
+	size, prefix := operandSize[op], operandPrefix[op]
+	p := ip + 1
+	switch prefix {
+	case 1:
+		if p >= len(script) {
+			v.fail(fmt.Errorf("%w: truncated %s at %d", ErrBadScript, op, ip))
+		}
+		size = int(script[p])
+	case 2:
+		if p+1 >= len(script) {
+			v.fail(fmt.Errorf("%w: truncated %s at %d", ErrBadScript, op, ip))
+		}
+		size = int(script[p]) | int(script[p+1])<<8
+	case 4:
+		if p+3 >= len(script) {
+			v.fail(fmt.Errorf("%w: truncated %s at %d", ErrBadScript, op, ip))
+		}
+		u := uint32(script[p]) | uint32(script[p+1])<<8 | uint32(script[p+2])<<16 | uint32(script[p+3])<<24
+		if int32(u) < 0 {
+			v.fail(fmt.Errorf("%w: negative operand size at %d", ErrBadScript, ip))
+		}
+		size = int(u)
+	}
+	p += prefix
+	if p+size > len(script) {
+		v.fail(fmt.Errorf("%w: operand of %s out of bounds at %d", ErrBadScript, op, ip))
+	}
+	return op, script[p : p+size], 1 + prefix + size
+}
+
+var operandSize, operandPrefix [256]int
+
+func init() {
+	for i := range 256 {
+		operandSize[i], operandPrefix[i] = opcode.OperandSize(opcode.Opcode(i))
+	}
+}
