@@ -1,0 +1,48 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// repoRoot walks up from the package directory to the directory holding
+// go.mod.
+func repoRoot(t testing.TB) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	require.NoError(t, err)
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		require.NotEqual(t, dir, parent, "go.mod not found above the test directory")
+		dir = parent
+	}
+}
+
+// conformanceDir returns ../shared/conformance relative to the repository
+// root, skipping the test when it is absent (failing under CI=true).
+func conformanceDir(t testing.TB) string {
+	t.Helper()
+	dir := filepath.Join(repoRoot(t), "..", "shared", "conformance")
+	if _, err := os.Stat(dir); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("conformance data missing at %s (required under CI): %v", dir, err)
+		}
+		t.Skipf("conformance data not found at %s: %v", dir, err)
+	}
+	return dir
+}
+
+// unitTestNetYAML is the shipped unit_testnet config, the base the negative
+// tests mutate.
+func unitTestNetYAML(t testing.TB) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(repoRoot(t), "config", FileName(NetUnitTestNet)))
+	require.NoError(t, err)
+	return string(b)
+}
