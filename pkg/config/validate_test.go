@@ -45,8 +45,12 @@ func TestValidateErrors(t *testing.T) {
 		}, ErrPublicKey, "repeats StandbyCommittee[0]"},
 		{"unknown hardfork", func(c *Config) { c.ProtocolConfiguration.Hardforks["Zebra"] = 9 }, ErrHardfork, `"Zebra"`},
 		{"C# hardfork spelling", func(c *Config) { c.ProtocolConfiguration.Hardforks["HF_Faun"] = 9 }, ErrHardfork, `"HF_Faun"`},
-		{"hardfork gap", func(c *Config) { c.ProtocolConfiguration.Hardforks = map[string]uint32{"Aspidochelone": 1, "Cockatrice": 3} }, ErrHardfork, "Basilisk before it is not"},
-		{"hardfork gap at zero", func(c *Config) { c.ProtocolConfiguration.Hardforks = map[string]uint32{"Aspidochelone": 1, "Cockatrice": 0} }, ErrHardfork, "Basilisk before it is not"},
+		{"hardfork gap", func(c *Config) {
+			c.ProtocolConfiguration.Hardforks = map[string]uint32{"Aspidochelone": 1, "Cockatrice": 3}
+		}, ErrHardfork, "Basilisk before it is not"},
+		{"hardfork gap at zero", func(c *Config) {
+			c.ProtocolConfiguration.Hardforks = map[string]uint32{"Aspidochelone": 1, "Cockatrice": 0}
+		}, ErrHardfork, "Basilisk before it is not"},
 		{"hardfork decreasing", func(c *Config) { c.ProtocolConfiguration.Hardforks["Domovoi"] = 2 }, ErrHardfork, "Domovoi activates at 2, before Cockatrice at 3"},
 		{"hardfork zero after nonzero", func(c *Config) { c.ProtocolConfiguration.Hardforks["Faun"] = 0 }, ErrHardfork, "Faun activates at 0"},
 		{"sub-millisecond block time", func(c *Config) { c.ProtocolConfiguration.TimePerBlock = 1500 * time.Microsecond }, ErrDuration, "TimePerBlock"},
