@@ -48,6 +48,11 @@ func New(root util.Uint256, cfg Config) (*Trie, error) {
 	return t, nil
 }
 
+// SetStore switches the trie to another store layer, such as the write
+// cache of the next block. The new store must hold every node the trie has
+// flushed so far (typically it is a layer over the old one).
+func (t *Trie) SetStore(s Store) { t.cfg.Store = s }
+
 // StateRoot returns the root hash of the current content (the zero hash for
 // an empty trie), hashing the changed nodes if needed. It does not write.
 func (t *Trie) StateRoot() util.Uint256 {
