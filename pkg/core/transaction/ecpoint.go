@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/big"
 
+	"github.com/n3d-io/n3d/pkg/crypto/keys"
 	"github.com/n3d-io/n3d/pkg/io"
 )
 
@@ -35,8 +36,9 @@ func DecodeECPoint(b []byte) (ECPoint, error) {
 		if len(b) != ECPointSize {
 			return p, fmt.Errorf("%w: compressed key of %d bytes", ErrInvalidPublicKey, len(b))
 		}
-		if x, _ := elliptic.UnmarshalCompressed(p256, b); x == nil {
-			return p, fmt.Errorf("%w: not on secp256r1", ErrInvalidPublicKey)
+		// keys caches decompressed points, so repeated groups are cheap.
+		if _, err := keys.NewPublicKeyFromBytes(b); err != nil {
+			return p, fmt.Errorf("%w: %w", ErrInvalidPublicKey, err)
 		}
 		copy(p[:], b)
 	case 0x04:
