@@ -12,11 +12,11 @@ import (
 func TestScopeStrings(t *testing.T) {
 	// The reference prints flag enums as names in ascending value order.
 	cases := map[WitnessScope]string{
-		None:                                "None",
-		CalledByEntry:                       "CalledByEntry",
-		Global:                              "Global",
-		CalledByEntry | CustomContracts:     "CalledByEntry, CustomContracts",
-		CustomGroups | WitnessRules:         "CustomGroups, WitnessRules",
+		None:                            "None",
+		CalledByEntry:                   "CalledByEntry",
+		Global:                          "Global",
+		CalledByEntry | CustomContracts: "CalledByEntry, CustomContracts",
+		CustomGroups | WitnessRules:     "CustomGroups, WitnessRules",
 		CalledByEntry | CustomContracts | CustomGroups | WitnessRules: "CalledByEntry, CustomContracts, CustomGroups, WitnessRules",
 	}
 	for s, str := range cases {
