@@ -1,0 +1,168 @@
+package vm
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/n3d-io/n3d/pkg/crypto/hash"
+	"github.com/n3d-io/n3d/pkg/protocol"
+	"github.com/n3d-io/n3d/pkg/vm/emit"
+	"github.com/n3d-io/n3d/pkg/vm/opcode"
+	"github.com/n3d-io/n3d/pkg/vm/stackitem"
+)
+
+func script(t *testing.T, f func(b *emit.Builder)) []byte {
+	b := emit.NewBuilder()
+	f(b)
+	s, err := b.Script()
+	require.NoError(t, err)
+	return s
+}
+
+func run(t *testing.T, s []byte, setup func(v *VM)) *VM {
+	v := New()
+	if setup != nil {
+		setup(v)
+	}
+	_, err := v.LoadScript(s)
+	require.NoError(t, err)
+	_ = v.Run() // callers check the state
+	return v
+}
+
+func preGorgon(v *VM) {
+	v.SetHardforkChecker(func(hf protocol.Hardfork) bool { return hf < protocol.HFGorgon })
+}
+
+func TestShiftByZeroHardfork(t *testing.T) {
+	s := script(t, func(b *emit.Builder) { b.Bytes([]byte{1, 2}).Int(0).Opcodes(opcode.SHL) })
+	v := run(t, s, nil)
+	require.Equal(t, HaltState, v.State())
+	it, err := v.ResultStack().Peek(0)
+	require.NoError(t, err)
+	require.Equal(t, stackitem.IntegerT, it.Type()) // converted since Gorgon
+
+	v = run(t, s, preGorgon)
+	require.Equal(t, HaltState, v.State())
+	it, err = v.ResultStack().Peek(0)
+	require.NoError(t, err)
+	require.Equal(t, stackitem.ByteArrayT, it.Type()) // untouched before
+}
+
+func TestHasKeyBoundHardfork(t *testing.T) {
+	s := script(t, func(b *emit.Builder) { b.Opcodes(opcode.NEWARRAY0).Int(200000).Opcodes(opcode.HASKEY) })
+	require.Equal(t, FaultState, run(t, s, nil).State())
+	v := run(t, s, preGorgon)
+	require.Equal(t, HaltState, v.State())
+	ok, err := v.ResultStack().PopBool()
+	require.NoError(t, err)
+	require.False(t, ok)
+}
+
+func TestPickItemBigIndexHardfork(t *testing.T) {
+	// TRY { PICKITEM with index 2^40 } CATCH { push 7 }
+	s := script(t, func(b *emit.Builder) {
+		b.Instruction(opcode.TRY, []byte{3 + 1 + 9 + 1 + 2, 0})
+		b.Opcodes(opcode.NEWARRAY0).Int(1 << 40).Opcodes(opcode.PICKITEM)
+		b.Jump(opcode.ENDTRY, 4)
+		b.Opcodes(opcode.DROP).Int(7).Opcodes(opcode.RET)
+	})
+	v := run(t, s, nil)
+	require.Equal(t, HaltState, v.State(), "%v", v.FaultException())
+	require.Equal(t, 1, v.ResultStack().Len())
+	require.Equal(t, FaultState, run(t, s, preGorgon).State())
+}
+
+func TestGasAccounting(t *testing.T) {
+	s := script(t, func(b *emit.Builder) { b.Int(1).Int(2).Opcodes(opcode.ADD, opcode.DROP) })
+	var want int64
+	for _, op := range []opcode.Opcode{opcode.PUSH1, opcode.PUSH2, opcode.ADD, opcode.DROP, opcode.RET} {
+		want += OpcodePrice(op) * 30
+	}
+	v := run(t, s, func(v *VM) { v.SetExecFeeFactor(30) })
+	require.Equal(t, HaltState, v.State())
+	require.Equal(t, want, v.GasConsumed())
+
+	v = run(t, s, func(v *VM) { v.SetExecFeeFactor(30); v.SetGasLimit(want - 1) })
+	require.Equal(t, FaultState, v.State())
+	require.ErrorIs(t, v.FaultException(), ErrOutOfGas)
+}
+
+func TestSyscallsAndCallT(t *testing.T) {
+	id := emit.InteropID("Test.Push")
+	s := script(t, func(b *emit.Builder) {
+		b.SyscallID(id).Instruction(opcode.CALLT, []byte{5, 0})
+	})
+	var gotToken uint16
+	v := run(t, s, func(v *VM) {
+		v.SyscallHandler = func(v *VM, got uint32) error {
+			if got != id {
+				return errors.New("unexpected")
+			}
+			v.Estack().PushInt(42)
+			return nil
+		}
+		v.CallTHandler = func(v *VM, tok uint16) error { gotToken = tok; return nil }
+	})
+	require.Equal(t, HaltState, v.State(), "%v", v.FaultException())
+	require.Equal(t, uint16(5), gotToken)
+	n, err := v.ResultStack().PopBigInt()
+	require.NoError(t, err)
+	require.EqualValues(t, 42, n.Int64())
+
+	v = run(t, s, nil)
+	require.ErrorIs(t, v.FaultException(), ErrSyscall)
+}
+
+func TestThrowFromSyscallIsCatchable(t *testing.T) {
+	s := script(t, func(b *emit.Builder) {
+		b.Instruction(opcode.TRY, []byte{3 + 5 + 2, 0})
+		b.SyscallID(1)
+		b.Jump(opcode.ENDTRY, 3)
+		b.Opcodes(opcode.RET) // catch: the exception stays on the stack
+	})
+	v := run(t, s, func(v *VM) {
+		v.SyscallHandler = func(v *VM, _ uint32) error { return v.Throw(stackitem.ByteString("boom")) }
+	})
+	require.Equal(t, HaltState, v.State(), "%v", v.FaultException())
+	msg, err := v.ResultStack().PopBytes()
+	require.NoError(t, err)
+	require.Equal(t, "boom", string(msg))
+}
+
+func TestContextsAndHashes(t *testing.T) {
+	inner := script(t, func(b *emit.Builder) { b.Int(5) })
+	outer := script(t, func(b *emit.Builder) { b.SyscallID(1) })
+	var sawCalling, sawEntry bool
+	v := run(t, outer, func(v *VM) {
+		v.SyscallHandler = func(v *VM, _ uint32) error {
+			ctx, err := v.LoadScriptWithRetCount(inner, 1, 0)
+			if err != nil {
+				return err
+			}
+			sawCalling = v.CallingContext().ScriptHash() == hash.Hash160(outer)
+			sawEntry = v.EntryContext().ScriptHash() == hash.Hash160(outer) && ctx.ScriptHash() == hash.Hash160(inner)
+			return nil
+		}
+	})
+	require.Equal(t, HaltState, v.State(), "%v", v.FaultException())
+	require.True(t, sawCalling)
+	require.True(t, sawEntry)
+	require.Equal(t, 1, v.ResultStack().Len())
+}
+
+func TestInvocationLimit(t *testing.T) {
+	s := script(t, func(b *emit.Builder) { b.Jump(opcode.CALL, 0) }) // calls itself forever
+	v := run(t, s, nil)
+	require.Equal(t, FaultState, v.State())
+	require.ErrorIs(t, v.FaultException(), ErrInvocationOverflow)
+}
+
+func TestStackLimit(t *testing.T) {
+	s := script(t, func(b *emit.Builder) { b.Int(2047).Opcodes(opcode.NEWARRAY, opcode.DUP) })
+	v := run(t, s, nil)
+	require.Equal(t, FaultState, v.State())
+	require.ErrorIs(t, v.FaultException(), ErrStackOverflow)
+}
