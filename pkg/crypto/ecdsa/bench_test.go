@@ -1,0 +1,88 @@
+package ecdsa
+
+import (
+	stdecdsa "crypto/ecdsa"
+	"crypto/ed25519"
+	"crypto/elliptic"
+	"crypto/sha256"
+	"math/big"
+	"testing"
+
+	"github.com/decred/dcrd/dcrec/secp256k1/v4"
+	k1ecdsa "github.com/decred/dcrd/dcrec/secp256k1/v4/ecdsa"
+)
+
+// BenchmarkVerify measures verifyWithECDsa end to end (key decoding,
+// SHA-256, verification) per curve, next to the baseline neo-go uses:
+// crypto/ecdsa.Verify over an elliptic.Curve (secp256k1.S256() for k1),
+// given an already decoded key and digest.
+func BenchmarkVerify(b *testing.B) {
+	msg := []byte("benchmark message")
+	for _, rk := range refKeys[:2] {
+		key := newTestKey(b, rk.curve, unhex(b, rk.priv))
+		ch := curveHashes(rk.curve)[0]
+		h := sha256.Sum256(msg)
+		sig := key.sign(b, h[:])
+		pub := compress(key.pub)
+		b.Run(rk.curve.String(), func(b *testing.B) {
+			for b.Loop() {
+				if ok, err := Verify(VariantGorgon, msg, pub, sig, ch); !ok || err != nil {
+					b.Fatal(ok, err)
+				}
+			}
+		})
+		var curve elliptic.Curve = elliptic.P256()
+		if rk.curve == Secp256k1 {
+			curve = secp256k1.S256()
+		}
+		std := &stdecdsa.PublicKey{Curve: curve, X: bigFrom(key.pub[1:33]), Y: bigFrom(key.pub[33:])}
+		b.Run(rk.curve.String()+"/baseline-neo-go-crypto-ecdsa", func(b *testing.B) {
+			for b.Loop() {
+				d := sha256.Sum256(msg)
+				r, s := new(big.Int).SetBytes(sig[:32]), new(big.Int).SetBytes(sig[32:])
+				if !stdecdsa.Verify(std, d[:], r, s) {
+					b.Fatal("baseline failed")
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkVerifyEd25519(b *testing.B) {
+	v := rfc8032[2]
+	msg, pub, sig := unhex(b, v.msg), unhex(b, v.pub), unhex(b, v.sig)
+	b.Run("cofactored", func(b *testing.B) {
+		for b.Loop() {
+			if ok, err := VerifyEd25519(VariantGorgon, msg, pub, sig); !ok || err != nil {
+				b.Fatal(ok, err)
+			}
+		}
+	})
+	b.Run("baseline-crypto-ed25519", func(b *testing.B) {
+		for b.Loop() {
+			if !ed25519.Verify(pub, msg, sig) {
+				b.Fatal("baseline failed")
+			}
+		}
+	})
+}
+
+func BenchmarkRecoverSecp256k1(b *testing.B) {
+	c := refRecover[0]
+	hash, sig := unhex(b, c.hash), unhex(b, c.sig)
+	b.Run("reference-rules", func(b *testing.B) {
+		for b.Loop() {
+			if _, ok := RecoverSecp256k1(hash, sig); !ok {
+				b.Fatal("recover failed")
+			}
+		}
+	})
+	compact := append([]byte{sig[64] + 27}, sig[:64]...)
+	b.Run("baseline-dcrd-RecoverCompact", func(b *testing.B) {
+		for b.Loop() {
+			if _, _, err := k1ecdsa.RecoverCompact(compact, hash); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
