@@ -24,7 +24,8 @@ type Block struct {
 	size int
 }
 
-// NewBlockFromBytes decodes a block that must fill b exactly.
+// NewBlockFromBytes decodes a block that must fill b exactly. The
+// transactions' scripts alias b: do not modify b afterwards.
 func NewBlockFromBytes(b []byte) (*Block, error) {
 	blk := new(Block)
 	r := io.NewBinReaderFromBuf(b)
@@ -44,9 +45,10 @@ func (b *Block) DecodeBinary(r *io.BinReader) { b.DecodeBinaryBuf(r, nil) }
 
 // DecodeBinaryBuf is DecodeBinary for a reader made with
 // io.NewBinReaderFromBuf(buf): transaction hashes are computed from buf
-// without re-encoding. buf may be nil.
+// without re-encoding, and scripts alias buf (which must not be modified
+// afterwards). buf may be nil.
 func (b *Block) DecodeBinaryBuf(r *io.BinReader, buf []byte) {
-	b.Header.DecodeBinary(r)
+	b.Header.decodeBuf(r, buf)
 	n := r.ReadVarUint()
 	if r.Err != nil {
 		return

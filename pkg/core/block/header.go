@@ -37,13 +37,15 @@ type Header struct {
 
 // DecodeBinary reads a header: the unsigned part (version must be 0) and a
 // witness array of exactly one element.
-func (h *Header) DecodeBinary(r *io.BinReader) {
-	var buf [UnsignedHeaderSize]byte
-	r.ReadBytes(buf[:])
+func (h *Header) DecodeBinary(r *io.BinReader) { h.decodeBuf(r, nil) }
+
+func (h *Header) decodeBuf(r *io.BinReader, buf []byte) {
+	var fixed [UnsignedHeaderSize]byte
+	r.ReadBytes(fixed[:])
 	if r.Err != nil {
 		return
 	}
-	h.setUnsigned(&buf)
+	h.setUnsigned(&fixed)
 	if h.Version != VersionInitial {
 		setErr(r, fmt.Errorf("%w: %d", ErrInvalidVersion, h.Version))
 		return
@@ -53,7 +55,7 @@ func (h *Header) DecodeBinary(r *io.BinReader) {
 		setErr(r, fmt.Errorf("%w: %d", ErrWitnessCount, n))
 		return
 	}
-	h.Witness.DecodeBinary(r)
+	h.Witness.DecodeBinaryBuf(r, buf)
 }
 
 func (h *Header) setUnsigned(b *[UnsignedHeaderSize]byte) {
@@ -122,11 +124,12 @@ func (h *Header) SignData(magic uint32) []byte {
 	return b
 }
 
-// NewHeaderFromBytes decodes a header that must fill b exactly.
+// NewHeaderFromBytes decodes a header that must fill b exactly. The
+// witness scripts alias b: do not modify b afterwards.
 func NewHeaderFromBytes(b []byte) (*Header, error) {
 	h := new(Header)
 	r := io.NewBinReaderFromBuf(b)
-	h.DecodeBinary(r)
+	h.decodeBuf(r, b)
 	if r.Err != nil {
 		return nil, r.Err
 	}

@@ -2,6 +2,7 @@ package chaindump
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -137,14 +138,16 @@ func (d *Reader) Next() ([]byte, error) {
 	return d.buf, nil
 }
 
-// NextBlock reads and decodes the next block; raw is its bytes, valid until
-// the next call. It returns io.EOF after Count blocks.
+// NextBlock reads and decodes the next block. raw is its bytes in a fresh
+// buffer the block's scripts alias (so neither may be modified; it stays
+// valid after later calls). It returns io.EOF after Count blocks.
 func (d *Reader) NextBlock() (b *block.Block, raw []byte, err error) {
 	pos := d.position()
-	raw, err = d.Next()
+	shared, err := d.Next()
 	if err != nil {
 		return nil, nil, err
 	}
+	raw = bytes.Clone(shared)
 	b, err = block.NewBlockFromBytes(raw)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w: %s: %w", ErrInvalidBlock, pos, err)

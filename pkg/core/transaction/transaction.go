@@ -47,6 +47,7 @@ type Transaction struct {
 }
 
 // NewTransactionFromBytes decodes a transaction that must fill b exactly.
+// The transaction's scripts alias b: do not modify b afterwards.
 func NewTransactionFromBytes(b []byte) (*Transaction, error) {
 	t := new(Transaction)
 	r := io.NewBinReaderFromBuf(b)
@@ -65,12 +66,13 @@ func (t *Transaction) DecodeBinary(r *io.BinReader) { t.DecodeBinaryBuf(r, nil) 
 
 // DecodeBinaryBuf is DecodeBinary for a reader made with
 // io.NewBinReaderFromBuf(buf): it hashes the unsigned part straight from
-// buf instead of re-encoding it. buf may be nil.
+// buf instead of re-encoding it, and its scripts alias buf instead of being
+// copied (so buf must not be modified afterwards). buf may be nil.
 func (t *Transaction) DecodeBinaryBuf(r *io.BinReader, buf []byte) {
 	start := r.Len()
-	t.decodeUnsigned(r)
+	t.decodeUnsigned(r, buf)
 	unsignedEnd := r.Len()
-	t.decodeWitnesses(r)
+	t.decodeWitnesses(r, buf)
 	if r.Err != nil {
 		return
 	}
@@ -95,7 +97,7 @@ func (t *Transaction) DecodeBinaryBuf(r *io.BinReader, buf []byte) {
 	}
 }
 
-func (t *Transaction) decodeUnsigned(r *io.BinReader) {
+func (t *Transaction) decodeUnsigned(r *io.BinReader, buf []byte) {
 	t.Version = r.ReadU8()
 	t.Nonce = r.ReadU32LE()
 	t.SystemFee = int64(r.ReadU64LE())
@@ -110,7 +112,7 @@ func (t *Transaction) decodeUnsigned(r *io.BinReader) {
 	}
 	t.decodeSigners(r)
 	t.decodeAttributes(r)
-	t.Script = r.ReadVarBytes(MaxScriptLength)
+	t.Script = readVarBytes(r, buf, MaxScriptLength)
 	if r.Err == nil && len(t.Script) == 0 {
 		setErr(r, ErrEmptyScript)
 	}
@@ -185,7 +187,7 @@ func (t *Transaction) decodeAttributes(r *io.BinReader) {
 	}
 }
 
-func (t *Transaction) decodeWitnesses(r *io.BinReader) {
+func (t *Transaction) decodeWitnesses(r *io.BinReader, buf []byte) {
 	if r.Err != nil {
 		return
 	}
@@ -199,7 +201,7 @@ func (t *Transaction) decodeWitnesses(r *io.BinReader) {
 	}
 	t.Witnesses = make([]Witness, n)
 	for i := range t.Witnesses {
-		t.Witnesses[i].DecodeBinary(r)
+		t.Witnesses[i].decodeBuf(r, buf)
 	}
 }
 

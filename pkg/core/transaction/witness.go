@@ -3,6 +3,7 @@ package transaction
 import (
 	"encoding/json"
 	"fmt"
+	goio "io"
 
 	"github.com/n3d-io/n3d/pkg/crypto/hash"
 	"github.com/n3d-io/n3d/pkg/io"
@@ -24,9 +25,38 @@ type Witness struct {
 }
 
 // DecodeBinary reads both scripts, each bounded by its reference limit.
-func (w *Witness) DecodeBinary(r *io.BinReader) {
-	w.InvocationScript = r.ReadVarBytes(MaxInvocationScript)
-	w.VerificationScript = r.ReadVarBytes(MaxVerificationScript)
+func (w *Witness) DecodeBinary(r *io.BinReader) { w.decodeBuf(r, nil) }
+
+// DecodeBinaryBuf is DecodeBinary for a reader made with
+// io.NewBinReaderFromBuf(buf): the scripts alias buf instead of being
+// copied. buf may be nil.
+func (w *Witness) DecodeBinaryBuf(r *io.BinReader, buf []byte) { w.decodeBuf(r, buf) }
+
+func (w *Witness) decodeBuf(r *io.BinReader, buf []byte) {
+	w.InvocationScript = readVarBytes(r, buf, MaxInvocationScript)
+	w.VerificationScript = readVarBytes(r, buf, MaxVerificationScript)
+}
+
+// readVarBytes is BinReader.ReadVarBytes that, given the buffer r reads
+// from, returns a sub-slice of buf (capacity clipped) instead of a copy.
+func readVarBytes(r *io.BinReader, buf []byte, maxLen int) []byte {
+	if buf == nil {
+		return r.ReadVarBytes(maxLen)
+	}
+	n := r.ReadVarLen(maxLen)
+	if r.Err != nil {
+		return nil
+	}
+	rest := r.Len()
+	if n > rest {
+		setErr(r, fmt.Errorf("%w: %d bytes wanted, %d left", goio.ErrUnexpectedEOF, n, rest))
+		return nil
+	}
+	off := len(buf) - rest
+	b := buf[off : off+n : off+n]
+	// Advance the reader; it copies the bytes onto themselves.
+	r.ReadBytes(b)
+	return b
 }
 
 // EncodeBinary writes both scripts as var-bytes.
