@@ -3,8 +3,11 @@ module github.com/n3d-io/n3d
 go 1.26.8
 
 require (
+	filippo.io/edwards25519 v1.1.0 // indirect
+	github.com/bits-and-blooms/bitset v1.25.0 // indirect
 	github.com/consensys/gnark-crypto v0.22.0 // indirect
 	github.com/decred/dcrd/dcrec/secp256k1/v4 v4.4.1 // indirect
+	github.com/golang/snappy v0.0.1 // indirect
 	github.com/holiman/bloomfilter/v2 v2.0.3 // indirect
 	github.com/mr-tron/base58 v1.3.0 // indirect
 	github.com/nspcc-dev/dbft v0.4.0 // indirect
