@@ -274,7 +274,21 @@ func opShift(v *VM, c *Context, op opcode.Opcode, _ []byte) {
 	if shift == 0 && v.preGorgon {
 		return // before Gorgon a zero shift left the operand untouched
 	}
-	x := v.popBig(c)
+	n, b := v.intOf(v.pop(c))
+	if b == nil {
+		if op == opcode.SHR {
+			c.sh.estack.pushInt(n >> shift) // arithmetic: 0 or -1 past 63
+			return
+		}
+		if r := n << shift; shift < 63 && r>>shift == n {
+			c.sh.estack.pushInt(r)
+			return
+		}
+	}
+	x := b
+	if x == nil {
+		x = bigFromInt(n)
+	}
 	r := new(big.Int)
 	if op == opcode.SHL {
 		r.Lsh(x, uint(shift))

@@ -293,7 +293,10 @@ func (v *VM) step() {
 		op, arg, size = v.decode(script, ctx.ip)
 	}
 	if v.feeFactor != 0 && !ctx.sh.feeExempt {
-		v.check(v.AddPicoGas(v.feeFactor * opcodePrice[op]))
+		v.feeConsumed += v.feeFactor * opcodePrice[op] // both bounded: no overflow
+		if v.feeLimit >= 0 && v.feeConsumed > v.feeLimit {
+			v.fail(ErrOutOfGas)
+		}
 	}
 	handlers[op](v, ctx, op, arg)
 	if v.rc.Count() > v.limits.MaxStackSize {

@@ -222,8 +222,21 @@ func keyString(k Item) (string, error) {
 
 // CheckKey validates k as a map key (primitive, at most 64 bytes).
 func CheckKey(k Item) error {
-	_, err := keyString(k)
-	return err
+	var n int
+	switch x := k.(type) {
+	case *Integer:
+		n = x.Size()
+	case Bool:
+		n = 1
+	case ByteString:
+		n = len(x)
+	default:
+		return ErrInvalidKey
+	}
+	if n > MaxKeySize {
+		return fmt.Errorf("%w: %d bytes", ErrKeyTooBig, n)
+	}
+	return nil
 }
 
 func (m *Map) reindex() {
@@ -240,21 +253,22 @@ func (m *Map) reindex() {
 
 // Index returns the position of key k, or -1.
 func (m *Map) Index(k Item) (int, error) {
-	ks, err := keyString(k)
-	if err != nil {
-		return -1, err
-	}
-	if m.index != nil {
+	if m.index == nil {
+		if err := CheckKey(k); err != nil {
+			return -1, err
+		}
+	} else {
+		ks, err := keyString(k)
+		if err != nil {
+			return -1, err
+		}
 		if i, ok := m.index[ks]; ok {
 			return i, nil
 		}
 		return -1, nil
 	}
 	for i, e := range m.elems {
-		if e.Key.Type() != k.Type() {
-			continue
-		}
-		if ek, _ := keyString(e.Key); ek == ks {
+		if e.Key.Equals(k) { // primitives: same type and value
 			return i, nil
 		}
 	}
