@@ -1,0 +1,12 @@
+package logging
+
+import (
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+func stdoutIsTerminal() bool {
+	_, err := unix.IoctlGetTermios(int(os.Stdout.Fd()), unix.TCGETS)
+	return err == nil
+}
