@@ -250,3 +250,53 @@ func BenchmarkDecodeConformanceBlocks(b *testing.B) {
 		}
 	}
 }
+
+func TestTrimmedRoundTrip(t *testing.T) {
+	b := newBlock(4)
+	tr := b.Trim()
+	w := io.NewBufBinWriter()
+	tr.EncodeBinary(w.BinWriter)
+	require.NoError(t, w.Err)
+	raw := w.Bytes()
+	require.Equal(t, len(raw), tr.Size())
+
+	var back block.Trimmed
+	r := io.NewBinReaderFromBuf(raw)
+	back.DecodeBinary(r)
+	require.NoError(t, r.Err)
+	require.Zero(t, r.Len())
+	require.Equal(t, b.Hash(), back.Hash())
+	require.Len(t, back.Hashes, 4)
+	for i, tx := range b.Transactions {
+		require.Equal(t, tx.Hash(), back.Hashes[i])
+	}
+	for n := range len(raw) {
+		var cut block.Trimmed
+		r := io.NewBinReaderFromBuf(raw[:n])
+		cut.DecodeBinary(r)
+		require.Error(t, r.Err, "cut at %d", n)
+	}
+}
+
+func FuzzTrimmed(f *testing.F) {
+	w := io.NewBufBinWriter()
+	newBlock(2).Trim().EncodeBinary(w.BinWriter)
+	f.Add(w.Bytes())
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var tr block.Trimmed
+		r := io.NewBinReaderFromBuf(data)
+		tr.DecodeBinary(r)
+		if r.Err != nil {
+			return
+		}
+		w := io.NewBufBinWriter()
+		tr.EncodeBinary(w.BinWriter)
+		require.NoError(t, w.Err)
+		var again block.Trimmed
+		r = io.NewBinReaderFromBuf(w.Bytes())
+		again.DecodeBinary(r)
+		require.NoError(t, r.Err)
+		require.Equal(t, tr.Hash(), again.Hash())
+		require.Equal(t, tr.Hashes, again.Hashes)
+	})
+}
