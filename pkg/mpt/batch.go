@@ -308,11 +308,19 @@ func (t *Trie) prefixed(prefix []byte, c Node) (Node, bool, error) {
 
 // newLeafAt returns a leaf holding value, below an extension for path.
 func newLeafAt(path, value []byte) Node {
-	l := &LeafNode{value: value}
 	if len(path) == 0 {
-		return l
+		return &LeafNode{value: value}
 	}
-	return &ExtensionNode{key: bytes.Clone(path), next: l}
+	// The extension, its leaf and its key in one allocation.
+	p := &struct {
+		e ExtensionNode
+		l LeafNode
+		k [2 * 2 * 32]byte // room for the key of most storage items
+	}{}
+	p.l.value = value
+	p.e.key = append(p.k[:0:len(p.k)], path...)
+	p.e.next = &p.l
+	return &p.e
 }
 
 func dropDeletes(cs []change) []change {

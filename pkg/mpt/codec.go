@@ -47,16 +47,39 @@ func DecodeNode(data []byte) (Node, error) {
 
 func decodeBranch(data []byte) (Node, int, error) {
 	b := new(BranchNode)
+	// One allocation for all the hash children.
+	hs := make([]HashNode, 0, countHashRefs(data[1:]))
 	pos := 1
 	for i := range b.children {
-		c, next, err := decodeChild(data, pos)
+		h, empty, next, err := decodeRef(data, pos)
 		if err != nil {
 			return nil, 0, fmt.Errorf("branch child %d: %w", i, err)
 		}
-		b.children[i] = c
+		if !empty {
+			hs = append(hs, HashNode{hash: h})
+			b.children[i] = &hs[len(hs)-1]
+		}
 		pos = next
 	}
 	return b, pos, nil
+}
+
+// countHashRefs counts the hash references among the (at most 17) child
+// references at the start of data, stopping at anything else.
+func countHashRefs(data []byte) int {
+	n := 0
+	for i := 0; i < branchSlots && len(data) > 0; i++ {
+		switch NodeType(data[0]) {
+		case EmptyT:
+			data = data[1:]
+		case HashT:
+			n++
+			data = data[min(childEncLen, len(data)):]
+		default:
+			return n
+		}
+	}
+	return n
 }
 
 func decodeExtension(data []byte) (Node, int, error) {
@@ -74,14 +97,14 @@ func decodeExtension(data []byte) (Node, int, error) {
 			return nil, 0, fmt.Errorf("%w: extension key nibble %#x", ErrInvalidNode, k)
 		}
 	}
-	next, end, err := decodeChild(data, pos+n)
+	h, empty, end, err := decodeRef(data, pos+n)
 	if err != nil {
 		return nil, 0, fmt.Errorf("extension next: %w", err)
 	}
-	if next == nil {
+	if empty {
 		return nil, 0, fmt.Errorf("%w: extension to the empty node", ErrInvalidNode)
 	}
-	return &ExtensionNode{key: key, next: next}, end, nil
+	return &ExtensionNode{key: key, next: &HashNode{hash: h}}, end, nil
 }
 
 func decodeLeaf(data []byte) (Node, int, error) {
@@ -94,23 +117,23 @@ func decodeLeaf(data []byte) (Node, int, error) {
 	return &LeafNode{value: v}, pos + n, nil
 }
 
-// decodeChild decodes a child reference at data[pos:].
-func decodeChild(data []byte, pos int) (Node, int, error) {
+// decodeRef decodes a child reference at data[pos:]: the empty node or a
+// hash.
+func decodeRef(data []byte, pos int) (h util.Uint256, empty bool, next int, err error) {
 	if pos >= len(data) {
-		return nil, 0, fmt.Errorf("%w: truncated", ErrInvalidNode)
+		return h, false, 0, fmt.Errorf("%w: truncated", ErrInvalidNode)
 	}
 	switch NodeType(data[pos]) {
 	case EmptyT:
-		return nil, pos + 1, nil
+		return h, true, pos + 1, nil
 	case HashT:
 		if len(data)-pos < childEncLen {
-			return nil, 0, fmt.Errorf("%w: truncated hash", ErrInvalidNode)
+			return h, false, 0, fmt.Errorf("%w: truncated hash", ErrInvalidNode)
 		}
-		h := &HashNode{}
-		copy(h.hash[:], data[pos+1:pos+childEncLen])
-		return h, pos + childEncLen, nil
+		copy(h[:], data[pos+1:pos+childEncLen])
+		return h, false, pos + childEncLen, nil
 	default:
-		return nil, 0, fmt.Errorf("%w: child type %#x", ErrInvalidNode, data[pos])
+		return h, false, 0, fmt.Errorf("%w: child type %#x", ErrInvalidNode, data[pos])
 	}
 }
 

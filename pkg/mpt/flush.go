@@ -1,10 +1,7 @@
 package mpt
 
 import (
-	"bytes"
 	"fmt"
-	"maps"
-	"slices"
 
 	"github.com/n3d-io/n3d/pkg/crypto/hash"
 	"github.com/n3d-io/n3d/pkg/util"
@@ -16,9 +13,10 @@ import (
 // nodes that become unreferenced). Call it once per block, after the block's
 // batch, with the store layer that persists that block.
 //
-// Writes go to the store in a deterministic order. On error the store has
-// received part of the writes: discard that store layer and this trie.
+// On error the store has received part of the writes: discard that store
+// layer and this trie.
 func (t *Trie) Flush(index uint32) error {
+	t.index = index
 	if err := t.commit(t.root); err != nil {
 		return err
 	}
@@ -52,27 +50,31 @@ func (t *Trie) commit(n Node) error {
 			return err
 		}
 	}
-	enc := encodeForStore(n)
+	key, enc := encodeForStore(n, t.cfg.Prefix)
 	if m.flags&flagHashed == 0 {
 		m.hash = hash.DoubleSha256(enc)
 	}
 	m.flags = flagHashed | flagCommitted
+	copy(key[1:], m.hash[:])
 	if t.refs == nil {
-		if err := t.cfg.Store.Put(t.cfg.nodeKey(m.hash), enc); err != nil {
+		if err := t.cfg.Store.Put(key, enc); err != nil {
 			return fmt.Errorf("mpt: writing node %s: %w", m.hash, err)
 		}
 		return nil
 	}
-	r := t.refs[m.hash]
-	r.delta++
-	r.enc = enc
-	t.refs[m.hash] = r
-	return nil
+	if r, ok := t.refs[m.hash]; ok { // also dropped somewhere: net the two
+		r.delta++
+		r.enc = enc
+		t.refs[m.hash] = r
+		return nil
+	}
+	return t.cfg.updateCountAt(key, m.hash, enc, true, 1, t.index)
 }
 
-// encodeForStore encodes n into a fresh slice with room for the
+// encodeForStore encodes n for the store: one allocation holds the store
+// key (prefix set, hash left to fill) and the encoding, with room for the
 // reference-count suffix.
-func encodeForStore(n Node) []byte {
+func encodeForStore(n Node, prefix byte) (key, enc []byte) {
 	var size int
 	switch n := n.(type) {
 	case *BranchNode:
@@ -82,16 +84,15 @@ func encodeForStore(n Node) []byte {
 	case *LeafNode:
 		size = n.encLen()
 	}
-	return n.appendTo(make([]byte, 0, size+rcSuffixLen))
+	const keyLen = 1 + util.Uint256Size
+	buf := make([]byte, keyLen, keyLen+size+rcSuffixLen)
+	buf[0] = prefix
+	return buf[:keyLen:keyLen], n.appendTo(buf[keyLen:keyLen])
 }
 
-// applyRefs writes the pending reference count changes, in hash order.
+// applyRefs writes the pending reference count changes.
 func (t *Trie) applyRefs(index uint32) error {
-	hashes := slices.SortedFunc(maps.Keys(t.refs), func(a, b util.Uint256) int {
-		return bytes.Compare(a[:], b[:])
-	})
-	for _, h := range hashes {
-		r := t.refs[h]
+	for h, r := range t.refs {
 		if r.delta == 0 {
 			continue
 		}
@@ -106,7 +107,13 @@ func (t *Trie) applyRefs(index uint32) error {
 // the node's encoding when known (it is when delta > 0 and the node is new),
 // owned says whether enc may be kept and extended by the store record.
 func (c *Config) updateCount(h util.Uint256, enc []byte, owned bool, delta int64, index uint32) error {
-	s, found, err := c.getStored(h, false)
+	// Get does not keep the key, Put may: one fresh key for both.
+	return c.updateCountAt(c.nodeKey(h), h, enc, owned, delta, index)
+}
+
+// updateCountAt is updateCount with a fresh node key.
+func (c *Config) updateCountAt(key []byte, h util.Uint256, enc []byte, owned bool, delta int64, index uint32) error {
+	s, found, err := c.getStoredAt(key, h, false)
 	if err != nil {
 		return err
 	}
@@ -122,11 +129,11 @@ func (c *Config) updateCount(h util.Uint256, enc []byte, owned bool, delta int64
 	case count < 0 || count > 1<<32-1 || enc == nil:
 		return fmt.Errorf("%w: node %s reference count %d%+d", ErrCorrupted, h, count-delta, delta)
 	case count > 0:
-		err = c.Store.Put(c.nodeKey(h), rcRecord(enc, owned, true, uint32(count)))
+		err = c.Store.Put(key, rcRecord(enc, owned, true, uint32(count)))
 	case c.Mode.gc():
-		err = c.Store.Put(c.nodeKey(h), rcRecord(enc, owned, false, index))
+		err = c.Store.Put(key, rcRecord(enc, owned, false, index))
 	default:
-		err = c.Store.Delete(c.nodeKey(h))
+		err = c.Store.Delete(key)
 	}
 	if err != nil {
 		return fmt.Errorf("mpt: writing node %s: %w", h, err)

@@ -122,10 +122,12 @@ type storedNode struct {
 // getStored reads the record of hash h. found is false when the store has no
 // record or (in ModeGC) only an inactive one and skipInactive is set.
 func (c *Config) getStored(h util.Uint256, skipInactive bool) (storedNode, bool, error) {
-	var key [1 + util.Uint256Size]byte
-	key[0] = c.Prefix
-	copy(key[1:], h[:])
-	v, err := c.Store.Get(key[:])
+	return c.getStoredAt(c.nodeKey(h), h, skipInactive)
+}
+
+// getStoredAt is getStored with the node key already built.
+func (c *Config) getStoredAt(key []byte, h util.Uint256, skipInactive bool) (storedNode, bool, error) {
+	v, err := c.Store.Get(key)
 	if err != nil {
 		if c.IsNotFound != nil && c.IsNotFound(err) {
 			return storedNode{}, false, nil

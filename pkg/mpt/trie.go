@@ -22,8 +22,11 @@ type Trie struct {
 	root Node
 	// refs holds, in the reference-counted modes, the reference count
 	// changes since the last Flush: -1 for each committed node replaced or
-	// dropped, +1 (filled in by Flush) for each new node written.
+	// dropped; Flush nets a new node against them when its hash is there,
+	// and otherwise counts it in the store directly.
 	refs map[util.Uint256]refDelta
+	// index is the block index of the Flush in progress.
+	index uint32
 }
 
 // refDelta is a pending reference count change of one node.

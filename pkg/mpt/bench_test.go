@@ -1,0 +1,174 @@
+package mpt
+
+import (
+	"encoding/binary"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// benchStore is a map store without copies: it measures the trie, not the
+// store.
+type benchStore map[string][]byte
+
+func (s benchStore) Get(k []byte) ([]byte, error) { return s[string(k)], nil }
+func (s benchStore) Put(k, v []byte) error        { s[string(k)] = v; return nil }
+func (s benchStore) Delete(k []byte) error        { delete(s, string(k)); return nil }
+
+// benchKeys returns n storage-like keys: a contract id, a prefix byte and a
+// 20-byte account, as NEP-17 balances are keyed.
+func benchKeys(r *rand.Rand, n int) [][]byte {
+	keys := make([][]byte, n)
+	for i := range keys {
+		k := make([]byte, 4+1+20)
+		binary.LittleEndian.PutUint32(k, uint32(int32(-6+r.IntN(8))))
+		k[4] = 0x14
+		for j := 5; j < len(k); j++ {
+			k[j] = byte(r.Uint32())
+		}
+		keys[i] = k
+	}
+	return keys
+}
+
+func benchValue(r *rand.Rand) []byte {
+	v := make([]byte, 20+r.IntN(40))
+	for i := range v {
+		v[i] = byte(r.Uint32())
+	}
+	return v
+}
+
+func benchTrie(b *testing.B, keys [][]byte) (*Trie, benchStore) {
+	s := benchStore{}
+	tr, err := New([32]byte{}, Config{Store: s, Prefix: 3, Mode: ModeLatest})
+	require.NoError(b, err)
+	if len(keys) == 0 {
+		return tr, s
+	}
+	r := rand.New(rand.NewPCG(9, 9))
+	var batch Batch
+	for _, k := range keys {
+		require.NoError(b, batch.Put(k, benchValue(r)))
+	}
+	require.NoError(b, tr.PutBatch(&batch))
+	require.NoError(b, tr.Flush(0))
+	return tr, s
+}
+
+// BenchmarkBlock10k is one block's state update: 10k changes (half new keys,
+// half updates of existing ones) on a 100k-key state, flushed and hashed.
+// "batch" uses PutBatch; "one-by-one" the naive baseline of 10k Put calls.
+func BenchmarkBlock10k(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 2))
+	base := benchKeys(r, 100_000)
+	for _, mode := range []string{"batch", "one-by-one"} {
+		b.Run(mode, func(b *testing.B) {
+			tr, _ := benchTrie(b, base)
+			tr.Collapse(3) // a node keeps a few upper levels in memory
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				keys := append(benchKeys(r, 5_000), base[i*5_000%95_000:][:5_000]...)
+				values := make([][]byte, len(keys))
+				for j := range values {
+					values[j] = benchValue(r)
+				}
+				b.StartTimer()
+				if mode == "batch" {
+					var batch Batch
+					for j, k := range keys {
+						_ = batch.Put(k, values[j])
+					}
+					require.NoError(b, tr.PutBatch(&batch))
+				} else {
+					for j, k := range keys {
+						require.NoError(b, tr.Put(k, values[j]))
+					}
+				}
+				require.NoError(b, tr.Flush(uint32(i+1)))
+				_ = tr.StateRoot()
+				b.StopTimer()
+				tr.Collapse(3)
+				b.StartTimer()
+			}
+		})
+	}
+}
+
+// BenchmarkBatch10kEmpty builds a 10k-key trie from nothing.
+func BenchmarkBatch10kEmpty(b *testing.B) {
+	r := rand.New(rand.NewPCG(3, 4))
+	keys := benchKeys(r, 10_000)
+	values := make([][]byte, len(keys))
+	for j := range values {
+		values[j] = benchValue(r)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		tr, _ := benchTrie(b, nil)
+		var batch Batch
+		for j, k := range keys {
+			_ = batch.Put(k, values[j])
+		}
+		require.NoError(b, tr.PutBatch(&batch))
+		require.NoError(b, tr.Flush(1))
+		_ = tr.StateRoot()
+	}
+}
+
+// BenchmarkPutSingle is one Put, flushed, into a 10k-key trie.
+func BenchmarkPutSingle(b *testing.B) {
+	r := rand.New(rand.NewPCG(5, 6))
+	keys := benchKeys(r, 10_000)
+	tr, _ := benchTrie(b, keys)
+	v := benchValue(r)
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		require.NoError(b, tr.Put(keys[i%len(keys)], v))
+		require.NoError(b, tr.Flush(uint32(i)))
+		i++
+	}
+}
+
+// BenchmarkGet reads keys of a 10k-key trie held in memory.
+func BenchmarkGet(b *testing.B) {
+	r := rand.New(rand.NewPCG(7, 8))
+	keys := benchKeys(r, 10_000)
+	tr, _ := benchTrie(b, keys)
+	tr.Collapse(0)
+	for _, k := range keys { // resolve everything once
+		_, err := tr.Get(k)
+		require.NoError(b, err)
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		_, err := tr.Get(keys[i%len(keys)])
+		if err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}
+
+// BenchmarkGetFromStore reads keys of a 10k-key trie collapsed to its root,
+// so every node on the path is read from the store and decoded.
+func BenchmarkGetFromStore(b *testing.B) {
+	r := rand.New(rand.NewPCG(7, 8))
+	keys := benchKeys(r, 10_000)
+	tr, _ := benchTrie(b, keys)
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		tr.Collapse(0)
+		_, err := tr.Get(keys[i%len(keys)])
+		if err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}
