@@ -47,6 +47,7 @@ func TestNeoGoWalletsDecrypt(t *testing.T) {
 			if testing.Short() && i > 1 {
 				t.Skip("scrypt is slow; two wallets are enough in -short")
 			}
+			t.Parallel()
 			w, err := wallet.Open(filepath.Join("testdata", nw.file))
 			require.NoError(t, err)
 			defer w.Close()

@@ -13,15 +13,16 @@ const cacheGeneration = 4096
 // the current generation fills up it becomes the old one. Lookups and
 // insertions are O(1) under one short mutex.
 type keyCache struct {
-	mu  sync.Mutex
-	cur map[[CompressedLen]byte]*PublicKey
-	old map[[CompressedLen]byte]*PublicKey
+	size int // keys per generation
+	mu   sync.Mutex
+	cur  map[[CompressedLen]byte]*PublicKey
+	old  map[[CompressedLen]byte]*PublicKey
 }
 
-var caches = [2]*keyCache{newKeyCache(), newKeyCache()}
+var caches = [2]*keyCache{newKeyCache(cacheGeneration), newKeyCache(cacheGeneration)}
 
-func newKeyCache() *keyCache {
-	return &keyCache{cur: make(map[[CompressedLen]byte]*PublicKey, cacheGeneration)}
+func newKeyCache(size int) *keyCache {
+	return &keyCache{size: size, cur: make(map[[CompressedLen]byte]*PublicKey, size)}
 }
 
 // get returns the cached key for k, promoting it from the old generation.
@@ -48,9 +49,9 @@ func (c *keyCache) put(k *[CompressedLen]byte, p *PublicKey) {
 // putLocked stores p, rotating generations when the current one is full.
 // REQUIRES: c.mu held.
 func (c *keyCache) putLocked(k *[CompressedLen]byte, p *PublicKey) {
-	if len(c.cur) >= cacheGeneration {
+	if len(c.cur) >= c.size {
 		c.old = c.cur
-		c.cur = make(map[[CompressedLen]byte]*PublicKey, cacheGeneration)
+		c.cur = make(map[[CompressedLen]byte]*PublicKey, c.size)
 	}
 	c.cur[*k] = p
 }

@@ -8,24 +8,28 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// TestNEP2Vectors decrypts every published vector and re-encrypts the first
+// (encryption is deterministic). Each scrypt run at the standard parameters
+// costs about half a second, so the wrong-passphrase path is tested with
+// cheap parameters below.
 func TestNEP2Vectors(t *testing.T) {
 	params := keys.NEP2ScryptParams()
 	for i, v := range loadVectors(t).Keys {
 		t.Run(v.Address, func(t *testing.T) {
+			if testing.Short() && i > 0 {
+				t.Skip("one vector is enough in -short")
+			}
+			t.Parallel()
 			priv, err := keys.NEP2Decrypt(v.NEP2, v.Passphrase, params)
 			require.NoError(t, err)
 			require.Equal(t, v.PrivateKey, priv.String())
 			require.Equal(t, v.Address, priv.Address())
-
-			if testing.Short() && i > 0 {
-				return // one full encrypt/wrong-passphrase pass is enough in -short
+			if i > 0 {
+				return
 			}
 			enc, err := keys.NEP2Encrypt(priv, v.Passphrase, params)
 			require.NoError(t, err)
 			require.Equal(t, v.NEP2, enc)
-
-			_, err = keys.NEP2Decrypt(v.NEP2, v.Passphrase+"x", params)
-			require.ErrorIs(t, err, keys.ErrWrongPassphrase)
 		})
 	}
 }

@@ -140,15 +140,16 @@ func checkWitnesses(t *testing.T, magic uint32, hashBE string, ws []witness) (si
 		require.NoError(t, err)
 		require.Equal(t, w.Verification, rebuilt)
 		require.Len(t, sigs, m)
-		// CheckMultisig: signatures in key order, each key used at most once.
-		i, j := 0, 0
-		for i < m && j < len(pubs) {
-			if pubs[j].Verify(sigs[i], digest[:]) {
-				i++
-			}
-			j++
+		ok, err = scripts.VerifyMultiSig(digest[:], pubs, sigs)
+		require.NoError(t, err)
+		require.True(t, ok, "multisig of %s", hashBE)
+		// The same signatures out of key order do not pass.
+		if m > 1 {
+			swapped := append([][]byte{sigs[1], sigs[0]}, sigs[2:]...)
+			ok, err = scripts.VerifyMultiSig(digest[:], pubs, swapped)
+			require.NoError(t, err)
+			require.False(t, ok, "swapped multisig of %s", hashBE)
 		}
-		require.Equal(t, m, i, "multisig of %s", hashBE)
 		multi++
 	}
 	return single, multi

@@ -158,3 +158,40 @@ func TestMultiSigReferenceQuirks(t *testing.T) {
 		require.False(t, ok, name)
 	}
 }
+
+func TestVerifyMultiSig(t *testing.T) {
+	privs := make([]*keys.PrivateKey, 4)
+	pubs := make(keys.PublicKeys, 4)
+	for i := range privs {
+		var err error
+		privs[i], err = keys.NewPrivateKey()
+		require.NoError(t, err)
+		pubs[i] = privs[i].PublicKey()
+	}
+	var digest [32]byte
+	digest[5] = 7
+	sig := func(i int) []byte { return privs[i].SignHash(digest) }
+	cases := []struct {
+		sigs [][]byte
+		want bool
+	}{
+		{[][]byte{sig(0), sig(1), sig(2)}, true},
+		{[][]byte{sig(1), sig(3)}, true},
+		{[][]byte{sig(0), sig(1), sig(2), sig(3)}, true},
+		{[][]byte{sig(2), sig(1)}, false}, // out of key order
+		{[][]byte{sig(1), sig(1)}, false}, // one key twice
+		{[][]byte{sig(0), make([]byte, 64)}, false},
+		{[][]byte{sig(3)}, true},
+	}
+	for i, c := range cases {
+		ok, err := scripts.VerifyMultiSig(digest[:], pubs, c.sigs)
+		require.NoError(t, err)
+		require.Equal(t, c.want, ok, "case %d", i)
+	}
+	for _, bad := range [][][]byte{nil, {sig(0), sig(1), sig(2), sig(3), sig(0)}} {
+		_, err := scripts.VerifyMultiSig(digest[:], pubs, bad)
+		require.ErrorIs(t, err, scripts.ErrMultisigParams)
+	}
+	_, err := scripts.VerifyMultiSig(digest[:], nil, [][]byte{sig(0)})
+	require.ErrorIs(t, err, scripts.ErrMultisigParams)
+}
