@@ -16,7 +16,9 @@ import (
 const MaxTransactionsPerBlock = math.MaxUint16
 
 // Block is a header and its transactions. Its size is cached like the
-// header's hash: call InvalidateCache after changing anything.
+// header's hash: call InvalidateCache after changing anything. A decoded
+// block has every cache filled, so concurrent readers are safe; a block
+// built in code is not until Hash and Size have been called once.
 type Block struct {
 	Header
 	Transactions []*transaction.Transaction
@@ -84,8 +86,10 @@ func (b *Block) DecodeBinaryBuf(r *io.BinReader, buf []byte) {
 		return
 	}
 	// Like the reference, the block size is computed from the header and
-	// the transactions' sizes, not from the bytes consumed.
+	// the transactions' sizes, not from the bytes consumed. Computing it
+	// now leaves a decoded block read-only (safe for concurrent readers).
 	b.size = 0
+	_ = b.Size()
 }
 
 func checkUnique(hashes []util.Uint256) error {
