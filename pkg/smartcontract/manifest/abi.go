@@ -112,9 +112,7 @@ type methodKey struct {
 
 // CheckUnique reports a method declared twice with the same name and
 // parameter count, or two events of the same name. ContractManagement runs
-// it on deploy and update, together with the check that every method
-// offset starts an instruction of the script (left to the VM's script
-// validation).
+// it on deploy and update, as part of Check.
 func (a *ABI) CheckUnique() error {
 	if d, ok := firstDuplicate(a.Methods, func(m Method) methodKey {
 		return methodKey{m.Name, len(m.Parameters)}
@@ -125,6 +123,25 @@ func (a *ABI) CheckUnique() error {
 		return fmt.Errorf("%w: event %q", ErrDuplicate, d.Name)
 	}
 	return nil
+}
+
+// InstructionChecker is what Check needs from a parsed script: the
+// reference's Script.GetInstruction, failing unless offset starts an
+// instruction (in strict mode: one found by decoding the whole script).
+type InstructionChecker interface {
+	CheckInstruction(offset int) error
+}
+
+// Check is the reference's deployment check of an ABI against its script
+// (Helper.Check): every method offset starts an instruction, then
+// CheckUnique.
+func (a *ABI) Check(script InstructionChecker) error {
+	for i := range a.Methods {
+		if err := script.CheckInstruction(a.Methods[i].Offset); err != nil {
+			return fmt.Errorf("%w: method %q at offset %d: %w", ErrInvalidField, a.Methods[i].Name, a.Methods[i].Offset, err)
+		}
+	}
+	return a.CheckUnique()
 }
 
 // GetMethod returns the method called name taking paramCount parameters;

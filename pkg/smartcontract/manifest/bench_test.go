@@ -65,6 +65,18 @@ func BenchmarkFromStackItem(b *testing.B) {
 	}
 }
 
+func BenchmarkFromStackItemOnly(b *testing.B) {
+	m, err := Parse(largestManifest(b))
+	require.NoError(b, err)
+	it := m.ToStackItem()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := FromStackItem(it); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 func BenchmarkToStackItemSerialize(b *testing.B) {
 	m, err := Parse(largestManifest(b))
 	require.NoError(b, err)

@@ -16,7 +16,8 @@
 //     serializes into storage; extra is kept as its compact JSON bytes.
 //
 // Deployment adds IsValid (the stack item serializes within the VM limits,
-// every group signs the contract hash) and ABI.CheckUnique (no method
-// name/parameter-count pair and no event name twice); the check that each
-// method offset starts an instruction belongs to the VM's script parser.
+// every group signs the contract hash) and ABI.Check (each method offset
+// starts an instruction of the script, asked to the VM's parsed script
+// through InstructionChecker; no method name/parameter-count pair and no
+// event name twice).
 package manifest

@@ -302,3 +302,22 @@ func TestStackItemRoundTrip(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, `{"k":"\u00E9\u003C\u002B\u003E","n":1.5}`, string(extra))
 }
+
+// boundaries accepts the offsets of a fixed set of instruction starts.
+type boundaries map[int]bool
+
+func (b boundaries) CheckInstruction(off int) error {
+	if !b[off] {
+		return fmt.Errorf("no instruction at %d", off)
+	}
+	return nil
+}
+
+func TestABICheck(t *testing.T) {
+	got, err := parseMap(t, base(t))
+	require.NoError(t, err)
+	require.NoError(t, got.ABI.Check(boundaries{0: true}))
+	require.ErrorIs(t, got.ABI.Check(boundaries{1: true}), ErrInvalidField)
+	got.ABI.Methods = append(got.ABI.Methods, got.ABI.Methods[0])
+	require.ErrorIs(t, got.ABI.Check(boundaries{0: true}), ErrDuplicate)
+}
