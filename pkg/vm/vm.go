@@ -311,10 +311,14 @@ func (v *VM) step() {
 // decode reads the instruction at ip (reference Instruction constructor).
 func (v *VM) decode(script []byte, ip int) (opcode.Opcode, []byte, int) {
 	op := opcode.Opcode(script[ip])
-	if !op.IsValid() {
+	info := opInfo[op]
+	if !info.valid {
 		v.fail(fmt.Errorf("%w: invalid opcode 0x%02x at %d", ErrBadScript, byte(op), ip))
 	}
-	size, prefix := operandSize[op], operandPrefix[op]
+	size, prefix := int(info.size), int(info.prefix)
+	if prefix == 0 && ip+1+size <= len(script) {
+		return op, script[ip+1 : ip+1+size], 1 + size
+	}
 	p := ip + 1
 	switch prefix {
 	case 1:
@@ -344,10 +348,17 @@ func (v *VM) decode(script []byte, ip int) (opcode.Opcode, []byte, int) {
 	return op, script[p : p+size], 1 + prefix + size
 }
 
-var operandSize, operandPrefix [256]int
+// opInfo caches validity and operand layout per opcode byte.
+var opInfo [256]struct {
+	valid        bool
+	size, prefix uint8
+}
 
 func init() {
-	for i := range 256 {
-		operandSize[i], operandPrefix[i] = opcode.OperandSize(opcode.Opcode(i))
+	for i := range opInfo {
+		op := opcode.Opcode(i)
+		size, prefix := opcode.OperandSize(op)
+		opInfo[i].valid = op.IsValid()
+		opInfo[i].size, opInfo[i].prefix = uint8(size), uint8(prefix)
 	}
 }
