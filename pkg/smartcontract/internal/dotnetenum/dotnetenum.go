@@ -152,7 +152,7 @@ func (e *Enum) parseNames(v, orig string) (uint64, error) {
 func isASCIISpace(c byte) bool { return c == ' ' || (c >= '\t' && c <= '\r') }
 
 // parseNumber parses an optionally signed decimal integer surrounded by
-// ASCII white space. ok is false when s is not such a number; overflow is
+// ASCII white space, possibly followed by NUL characters. ok is false when s is not such a number; overflow is
 // true when it is one but lies outside 0..max ("-0" is zero).
 func parseNumber(s string, max uint64) (n uint64, overflow, ok bool) {
 	i := 0
@@ -180,6 +180,10 @@ func parseNumber(s string, max uint64) (n uint64, overflow, ok bool) {
 		return 0, false, false
 	}
 	for i < len(s) && isASCIISpace(s[i]) {
+		i++
+	}
+	// .NET also ignores trailing NUL characters after a number.
+	for i < len(s) && s[i] == 0 {
 		i++
 	}
 	if i != len(s) {

@@ -24,13 +24,13 @@ func TestFormat(t *testing.T) {
 func TestParse(t *testing.T) {
 	for s, want := range map[string]uint64{
 		"Red": 1, " Red": 1, "Red ": 1, "Red,Blue": 5, "Red , Blue": 5, "Blue, Red, Red": 5,
-		"7": 7, " 7 ": 7, "+7": 7, "-0": 0, "007": 7, "255": 255, "\u00a0Green": 2,
+		"7": 7, " 7 ": 7, "+7": 7, "-0": 0, "007": 7, "255": 255, "7 \x00\x00": 7, "\u00a0Green": 2,
 	} {
 		got, err := colors.Parse(s)
 		require.NoError(t, err, s)
 		require.Equal(t, want, got, s)
 	}
-	for _, s := range []string{"", " ", "red", "Red,", ",Red", "Red,,Blue", "256", "-1", "1a", "- 1", "Purple"} {
+	for _, s := range []string{"", " ", "red", "Red,", ",Red", "Red,,Blue", "256", "-1", "1a", "- 1", "Purple", "7\x00 ", "\x007", "Red\x00"} {
 		_, err := colors.Parse(s)
 		require.ErrorIs(t, err, ErrInvalid, s)
 	}
