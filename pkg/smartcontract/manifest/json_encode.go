@@ -17,22 +17,12 @@ func (m Manifest) MarshalJSON() ([]byte, error) {
 func (m *Manifest) AppendJSON(buf []byte) ([]byte, error) {
 	buf = append(buf, `{"name":`...)
 	buf = neojson.AppendString(buf, m.Name)
-	buf = append(buf, `,"groups":[`...)
-	for i := range m.Groups {
-		if i > 0 {
-			buf = append(buf, ',')
-		}
-		g := &m.Groups[i]
-		if g.PublicKey == nil {
-			return nil, fmt.Errorf("%w: group without a key", ErrInvalidField)
-		}
-		buf = append(buf, `{"pubkey":`...)
-		buf = neojson.AppendString(buf, g.PublicKey.String())
-		buf = append(buf, `,"signature":`...)
-		buf = neojson.AppendString(buf, base64.StdEncoding.EncodeToString(g.Signature))
-		buf = append(buf, '}')
+	buf = append(buf, `,"groups":`...)
+	buf, err := appendGroups(buf, m.Groups)
+	if err != nil {
+		return nil, err
 	}
-	buf = append(buf, `],"features":{},"supportedstandards":`...)
+	buf = append(buf, `,"features":{},"supportedstandards":`...)
 	buf = appendStrings(buf, m.SupportedStandards)
 	buf = append(buf, `,"abi":{"methods":[`...)
 	for i := range m.ABI.Methods {
@@ -49,43 +39,68 @@ func (m *Manifest) AppendJSON(buf []byte) ([]byte, error) {
 		buf = appendEventJSON(buf, m.ABI.Events[i].Name, m.ABI.Events[i].Parameters)
 		buf = append(buf, '}')
 	}
-	buf = append(buf, `]},"permissions":[`...)
-	for i := range m.Permissions {
-		if i > 0 {
-			buf = append(buf, ',')
-		}
-		p := &m.Permissions[i]
-		buf = append(buf, `{"contract":`...)
-		buf = neojson.AppendString(buf, p.Contract.String())
-		buf = append(buf, `,"methods":`...)
-		if p.Methods.Wildcard {
-			buf = append(buf, `"*"`...)
-		} else {
-			buf = appendStrings(buf, p.Methods.Value)
-		}
-		buf = append(buf, '}')
-	}
-	buf = append(buf, `],"trusts":`...)
-	if m.Trusts.Wildcard {
-		buf = append(buf, `"*"`...)
-	} else {
-		buf = append(buf, '[')
-		for i, d := range m.Trusts.Value {
-			if i > 0 {
-				buf = append(buf, ',')
-			}
-			buf = neojson.AppendString(buf, d.String())
-		}
-		buf = append(buf, ']')
-	}
+	buf = append(buf, `]},"permissions":`...)
+	buf = appendPermissions(buf, m.Permissions)
+	buf = append(buf, `,"trusts":`...)
+	buf = appendTrusts(buf, &m.Trusts)
 	buf = append(buf, `,"extra":`...)
-	var err error
 	if m.Extra == nil {
 		buf = append(buf, "null"...)
 	} else if buf, err = neojson.Append(buf, m.Extra); err != nil {
 		return nil, fmt.Errorf("%w: extra: %w", ErrInvalidField, err)
 	}
 	return append(buf, '}'), nil
+}
+
+func appendGroups(buf []byte, gs []Group) ([]byte, error) {
+	buf = append(buf, '[')
+	for i := range gs {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		if gs[i].PublicKey == nil {
+			return nil, fmt.Errorf("%w: group without a key", ErrInvalidField)
+		}
+		buf = append(buf, `{"pubkey":`...)
+		buf = neojson.AppendString(buf, gs[i].PublicKey.String())
+		buf = append(buf, `,"signature":`...)
+		buf = neojson.AppendString(buf, base64.StdEncoding.EncodeToString(gs[i].Signature))
+		buf = append(buf, '}')
+	}
+	return append(buf, ']'), nil
+}
+
+func appendPermissions(buf []byte, ps []Permission) []byte {
+	buf = append(buf, '[')
+	for i := range ps {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		buf = append(buf, `{"contract":`...)
+		buf = neojson.AppendString(buf, ps[i].Contract.String())
+		buf = append(buf, `,"methods":`...)
+		if ps[i].Methods.Wildcard {
+			buf = append(buf, `"*"`...)
+		} else {
+			buf = appendStrings(buf, ps[i].Methods.Value)
+		}
+		buf = append(buf, '}')
+	}
+	return append(buf, ']')
+}
+
+func appendTrusts(buf []byte, t *WildPermissionDescs) []byte {
+	if t.Wildcard {
+		return append(buf, `"*"`...)
+	}
+	buf = append(buf, '[')
+	for i, d := range t.Value {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		buf = neojson.AppendString(buf, d.String())
+	}
+	return append(buf, ']')
 }
 
 func appendStrings(buf []byte, ss []string) []byte {
