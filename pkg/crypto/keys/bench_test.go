@@ -107,3 +107,19 @@ func BenchmarkSignR1(b *testing.B) {
 		priv.SignHash(d)
 	}
 }
+
+// BenchmarkVerifyR1SigCacheHit is a repeated check of a known signature.
+func BenchmarkVerifyR1SigCacheHit(b *testing.B) {
+	fx := newBenchFixture(b, keys.Secp256r1)
+	k, err := keys.NewPublicKeyFromBytes(fx.comp)
+	if err != nil {
+		b.Fatal(err)
+	}
+	sc := keys.NewSigCache(1024)
+	b.ReportAllocs()
+	for b.Loop() {
+		if !sc.Verify(k, fx.sig, fx.digest) {
+			b.Fatal("verify failed")
+		}
+	}
+}

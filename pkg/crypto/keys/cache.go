@@ -8,52 +8,59 @@ import "sync"
 // the committee and the busiest senders of a block fit many times over).
 const cacheGeneration = 4096
 
-// keyCache maps compressed encodings to decoded keys. It is a two-generation
-// approximation of an LRU: hits in the old generation are promoted, and when
-// the current generation fills up it becomes the old one. Lookups and
-// insertions are O(1) under one short mutex.
-type keyCache struct {
-	size int // keys per generation
+// genCache is a two-generation approximation of an LRU: hits in the old
+// generation are promoted, and when the current generation fills up it
+// becomes the old one (the previous old one is dropped). Lookups and
+// insertions are O(1) under one short mutex; it holds at most 2*size
+// entries.
+type genCache[K comparable, V any] struct {
+	size int // entries per generation
 	mu   sync.Mutex
-	cur  map[[CompressedLen]byte]*PublicKey
-	old  map[[CompressedLen]byte]*PublicKey
+	cur  map[K]V
+	old  map[K]V
 }
 
-var caches = [2]*keyCache{newKeyCache(cacheGeneration), newKeyCache(cacheGeneration)}
-
-func newKeyCache(size int) *keyCache {
-	return &keyCache{size: size, cur: make(map[[CompressedLen]byte]*PublicKey, size)}
+func newGenCache[K comparable, V any](size int) *genCache[K, V] {
+	return &genCache[K, V]{size: size, cur: make(map[K]V, size)}
 }
 
-// get returns the cached key for k, promoting it from the old generation.
-func (c *keyCache) get(k *[CompressedLen]byte) *PublicKey {
+// get returns the cached value for k, promoting it from the old generation.
+func (c *genCache[K, V]) get(k K) (V, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if p, ok := c.cur[*k]; ok {
-		return p
+	if v, ok := c.cur[k]; ok {
+		return v, true
 	}
-	if p, ok := c.old[*k]; ok {
-		c.putLocked(k, p)
-		return p
+	v, ok := c.old[k]
+	if ok {
+		c.putLocked(k, v)
 	}
-	return nil
+	return v, ok
 }
 
-// put stores a decoded key.
-func (c *keyCache) put(k *[CompressedLen]byte, p *PublicKey) {
+// put stores a value.
+func (c *genCache[K, V]) put(k K, v V) {
 	c.mu.Lock()
-	c.putLocked(k, p)
+	c.putLocked(k, v)
 	c.mu.Unlock()
 }
 
-// putLocked stores p, rotating generations when the current one is full.
+// putLocked stores v, rotating generations when the current one is full.
 // REQUIRES: c.mu held.
-func (c *keyCache) putLocked(k *[CompressedLen]byte, p *PublicKey) {
+func (c *genCache[K, V]) putLocked(k K, v V) {
 	if len(c.cur) >= c.size {
 		c.old = c.cur
-		c.cur = make(map[[CompressedLen]byte]*PublicKey, c.size)
+		c.cur = make(map[K]V, c.size)
 	}
-	c.cur[*k] = p
+	c.cur[k] = v
+}
+
+// keyCache maps compressed encodings to decoded keys.
+type keyCache = genCache[[CompressedLen]byte, *PublicKey]
+
+var caches = [2]*keyCache{
+	newGenCache[[CompressedLen]byte, *PublicKey](cacheGeneration),
+	newGenCache[[CompressedLen]byte, *PublicKey](cacheGeneration),
 }
 
 // cachedDecompress decodes a 33-byte compressed key through the cache of
@@ -63,13 +70,13 @@ func (c *keyCache) putLocked(k *[CompressedLen]byte, p *PublicKey) {
 func cachedDecompress(b []byte, c Curve) (*PublicKey, error) {
 	k := [CompressedLen]byte(b)
 	kc := caches[c]
-	p := kc.get(&k)
-	if p == nil {
+	p, ok := kc.get(k)
+	if !ok {
 		var err error
 		if p, err = decodePoint(b, c); err != nil {
 			return nil, err
 		}
-		kc.put(&k, p)
+		kc.put(k, p)
 	}
 	cp := *p
 	return &cp, nil

@@ -1,17 +1,22 @@
 package keys
 
 import (
+	"crypto/sha256"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 )
 
 func TestKeyCacheGenerations(t *testing.T) {
-	c := newKeyCache(2)
-	mk := func(i byte) (*[CompressedLen]byte, *PublicKey) {
+	c := newGenCache[[CompressedLen]byte, *PublicKey](2)
+	mk := func(i byte) ([CompressedLen]byte, *PublicKey) {
 		var k [CompressedLen]byte
 		k[0], k[1] = 0x02, i
-		return &k, &PublicKey{set: true, comp: k}
+		return k, &PublicKey{set: true, comp: k}
+	}
+	get := func(k [CompressedLen]byte) *PublicKey {
+		p, _ := c.get(k)
+		return p
 	}
 	k1, p1 := mk(1)
 	k2, p2 := mk(2)
@@ -19,15 +24,15 @@ func TestKeyCacheGenerations(t *testing.T) {
 	k4, p4 := mk(4)
 	c.put(k1, p1)
 	c.put(k2, p2)
-	require.Same(t, p1, c.get(k1))
+	require.Same(t, p1, get(k1))
 	c.put(k3, p3) // rotates: {1,2} old, {3} current
 	require.Len(t, c.cur, 1)
-	require.Same(t, p2, c.get(k2)) // promoted: current {3,2}
-	require.Same(t, p3, c.get(k3))
+	require.Same(t, p2, get(k2)) // promoted: current {3,2}
+	require.Same(t, p3, get(k3))
 	c.put(k4, p4) // rotates: {3,2} old, {4} current; 1 is gone
-	require.Nil(t, c.get(k1))
-	require.Same(t, p2, c.get(k2))
-	require.Same(t, p4, c.get(k4))
+	require.Nil(t, get(k1))
+	require.Same(t, p2, get(k2))
+	require.Same(t, p4, get(k4))
 	require.LessOrEqual(t, len(c.cur)+len(c.old), 2*c.size)
 }
 
@@ -41,6 +46,32 @@ func TestCachedDecompressSharesPoint(t *testing.T) {
 	require.NoError(t, err)
 	require.NotSame(t, a, b, "each caller gets its own struct")
 	require.Same(t, a.r1, b.r1, "the decoded point is shared")
-	require.NotNil(t, caches[Secp256r1].get((*[CompressedLen]byte)(enc)))
-	require.Nil(t, caches[Secp256k1].get((*[CompressedLen]byte)(enc)))
+	_, ok := caches[Secp256r1].get([CompressedLen]byte(enc))
+	require.True(t, ok)
+	_, ok = caches[Secp256k1].get([CompressedLen]byte(enc))
+	require.False(t, ok)
+}
+
+func TestSigCache(t *testing.T) {
+	priv, err := NewPrivateKey()
+	require.NoError(t, err)
+	pub := priv.PublicKey()
+	d1 := sha256.Sum256([]byte("a"))
+	d2 := sha256.Sum256([]byte("b"))
+	sig := priv.SignHash(d1)
+	sc := NewSigCache(4)
+	require.True(t, sc.Verify(pub, sig, d1[:]))
+	_, ok := sc.c.get(sigID(pub, sig, d1[:]))
+	require.True(t, ok, "success remembered")
+	require.True(t, sc.Verify(pub, sig, d1[:]))
+	require.False(t, sc.Verify(pub, sig, d2[:]))
+	_, ok = sc.c.get(sigID(pub, sig, d2[:]))
+	require.False(t, ok, "failure not remembered")
+	require.False(t, sc.Verify(pub, sig, d1[:31]), "digest length is part of the identity")
+	require.False(t, sc.Verify(&PublicKey{}, sig, d1[:]))
+	require.False(t, sc.Verify(pub, sig[:63], d1[:]))
+	other, err := NewPrivateKey()
+	require.NoError(t, err)
+	require.False(t, sc.Verify(other.PublicKey(), sig, d1[:]))
+	require.NotNil(t, NewSigCache(0))
 }

@@ -163,7 +163,7 @@ func rawSignature(der []byte) ([]byte, error) {
 		!inner.ReadASN1Integer(&r) || !inner.ReadASN1Integer(&s) || !inner.Empty() {
 		return nil, fmt.Errorf("keys: malformed DER signature")
 	}
-	r, s = asn1Int(r), asn1Int(s)
+	r, s = trimZeros(r), trimZeros(s)
 	if len(r) > coordLen || len(s) > coordLen {
 		return nil, fmt.Errorf("keys: oversized DER signature")
 	}
@@ -171,6 +171,14 @@ func rawSignature(der []byte) ([]byte, error) {
 	copy(out[coordLen-len(r):coordLen], r)
 	copy(out[SignatureLen-len(s):], s)
 	return out, nil
+}
+
+// trimZeros strips leading zero bytes.
+func trimZeros(b []byte) []byte {
+	for len(b) > 0 && b[0] == 0 {
+		b = b[1:]
+	}
+	return b
 }
 
 // Destroy overwrites the scalar. The key must not be used afterwards.

@@ -227,7 +227,7 @@ func (p *PublicKey) DecodeBinary(r *io.BinReader) {
 }
 
 // MarshalJSON writes the key as a hex string of its compressed form.
-func (p *PublicKey) MarshalJSON() ([]byte, error) {
+func (p PublicKey) MarshalJSON() ([]byte, error) {
 	return json.Marshal(p.String())
 }
 

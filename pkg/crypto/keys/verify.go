@@ -21,9 +21,8 @@ func (p *PublicKey) Verify(sig, digest []byte) bool {
 	if p.curve == Secp256k1 {
 		return verifyK1(p.k1, sig, digest)
 	}
-	var buf [2 + 2*(3+coordLen)]byte
-	der := asn1Signature(buf[:0], sig)
-	return ecdsa.VerifyASN1(p.r1, digest, der)
+	var buf [maxDERLen]byte
+	return ecdsa.VerifyASN1(p.r1, digest, asn1Signature(&buf, sig))
 }
 
 // VerifyMessage hashes msg with SHA-256 and verifies sig against it.
@@ -42,37 +41,27 @@ func verifyK1(k *secp256k1.PublicKey, sig, digest []byte) bool {
 	return k1ecdsa.NewSignature(&r, &s).Verify(digest, k)
 }
 
-// asn1Signature appends the DER SEQUENCE{INTEGER r, INTEGER s} of a 64-byte
-// r‖s signature to dst. A zero r or s is encoded as INTEGER 0, which every
-// verifier rejects.
-func asn1Signature(dst, sig []byte) []byte {
-	r := asn1Int(sig[:coordLen])
-	s := asn1Int(sig[coordLen:])
-	dst = append(dst, 0x30, byte(4+len(r)+len(s)+padLen(r)+padLen(s)))
-	dst = appendASN1Int(dst, r)
-	return appendASN1Int(dst, s)
+// maxDERLen is the longest DER encoding of a 64-byte r‖s signature.
+const maxDERLen = 2 + 2*(2+1+coordLen)
+
+// asn1Signature writes the DER SEQUENCE{INTEGER r, INTEGER s} of a 64-byte
+// r‖s signature into buf and returns the used part. A zero r or s is
+// encoded as INTEGER 0, which every verifier rejects.
+func asn1Signature(buf *[maxDERLen]byte, sig []byte) []byte {
+	n := 2
+	n += putASN1Int(buf[n:], sig[:coordLen])
+	n += putASN1Int(buf[n:], sig[coordLen:])
+	buf[0], buf[1] = 0x30, byte(n-2)
+	return buf[:n]
 }
 
-// asn1Int strips leading zero bytes, keeping one byte for zero.
-func asn1Int(b []byte) []byte {
+// putASN1Int writes a non-negative big-endian integer as a DER INTEGER and
+// returns the number of bytes written.
+func putASN1Int(dst, b []byte) int {
 	for len(b) > 1 && b[0] == 0 {
 		b = b[1:]
 	}
-	return b
-}
-
-// padLen is 1 when a positive integer needs a 0x00 sign byte.
-func padLen(b []byte) int {
-	if b[0]&0x80 != 0 {
-		return 1
-	}
-	return 0
-}
-
-func appendASN1Int(dst, b []byte) []byte {
-	dst = append(dst, 0x02, byte(len(b)+padLen(b)))
-	if padLen(b) == 1 {
-		dst = append(dst, 0)
-	}
-	return append(dst, b...)
+	pad := int(b[0] >> 7) // a leading 1 bit needs a 0x00 sign byte
+	dst[0], dst[1], dst[2] = 0x02, byte(len(b)+pad), 0
+	return 2 + pad + copy(dst[2+pad:], b)
 }
