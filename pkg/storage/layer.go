@@ -3,17 +3,33 @@ package storage
 import (
 	"cmp"
 	"slices"
+	"sort"
+	"sync"
 
 	"github.com/n3d-io/n3d/pkg/storage/internal/kv"
 )
+
+// indexMinKeys is the layer size from which Seek keeps a sorted key index
+// instead of scanning the maps (a variable so tests can force either path).
+var indexMinKeys = 512
 
 // layer is one set of uncommitted changes: values put and keys deleted. A
 // key is in at most one of the two maps. Values are never nil in puts
 // (nil is stored as an empty slice), so a put of an empty value stays
 // distinguishable from a deletion. Both maps are created lazily.
+//
+// Large layers get a sorted index of their keys (puts ∪ dels) on their
+// first Seek, so later Seeks cost O(log n + keys in range) instead of a
+// scan of the maps. A key never leaves that union, so once built the index
+// only needs the keys added since (added), merged in at the next Seek.
 type layer struct {
 	puts map[string][]byte
 	dels map[string]struct{}
+
+	indexed bool       // sorted/added are maintained; set under idxMu
+	idxMu   sync.Mutex // serialises concurrent Seeks updating the index
+	sorted  []string   // sorted keys as of the last Seek
+	added   []string   // keys new to puts ∪ dels since, unsorted
 }
 
 // lookup results.
@@ -39,12 +55,17 @@ func (l *layer) lookup(key []byte) ([]byte, presence) {
 	return nil, absent
 }
 
+// put and del are called with the owner's exclusive access (no Seek of
+// this layer runs meanwhile), so they update added without idxMu.
 func (l *layer) put(key string, value []byte) {
 	if value == nil {
 		value = emptyValue
 	}
 	if l.puts == nil {
 		l.puts = make(map[string][]byte)
+	}
+	if l.indexed {
+		l.noteKey(key)
 	}
 	l.puts[key] = value
 	if len(l.dels) != 0 {
@@ -55,6 +76,9 @@ func (l *layer) put(key string, value []byte) {
 func (l *layer) del(key string) {
 	if l.dels == nil {
 		l.dels = make(map[string]struct{})
+	}
+	if l.indexed {
+		l.noteKey(key)
 	}
 	l.dels[key] = struct{}{}
 	delete(l.puts, key)
@@ -68,6 +92,24 @@ func (l *layer) merge(puts map[string][]byte, dels map[string]struct{}) {
 	for k, v := range puts {
 		l.put(k, v)
 	}
+}
+
+// noteKey records key in added if it is new to puts ∪ dels.
+func (l *layer) noteKey(key string) {
+	if _, ok := l.puts[key]; ok {
+		return
+	}
+	if _, ok := l.dels[key]; ok {
+		return
+	}
+	l.added = append(l.added, key)
+}
+
+// reset empties the layer, keeping its maps' memory for reuse.
+func (l *layer) reset() {
+	clear(l.puts)
+	clear(l.dels)
+	l.indexed, l.sorted, l.added = false, nil, nil
 }
 
 func (l *layer) len() int { return len(l.puts) + len(l.dels) }
@@ -92,6 +134,9 @@ type entry struct {
 
 // collect appends l's entries in [lo, hi) to ents, tagged with rank.
 func (l *layer) collect(ents []entry, lo, hi []byte, rank int) []entry {
+	if l.len() >= indexMinKeys {
+		return l.collectIndexed(ents, lo, hi, rank)
+	}
 	for k, v := range l.puts {
 		if kv.InRange(k, lo, hi) {
 			ents = append(ents, entry{key: k, val: v, rank: rank})
@@ -129,3 +174,50 @@ func sortEntries(ents []entry, backwards bool) []entry {
 
 // boundsOf is kv.Bounds, named locally for readability.
 func boundsOf(rng SeekRange) (lo, hi []byte) { return kv.Bounds(rng) }
+
+// collectIndexed is collect through the sorted index, which it builds or
+// brings up to date first.
+func (l *layer) collectIndexed(ents []entry, lo, hi []byte, rank int) []entry {
+	l.idxMu.Lock()
+	defer l.idxMu.Unlock()
+	if !l.indexed {
+		l.sorted = make([]string, 0, l.len())
+		for k := range l.puts {
+			l.sorted = append(l.sorted, k)
+		}
+		for k := range l.dels {
+			l.sorted = append(l.sorted, k)
+		}
+		slices.Sort(l.sorted)
+		l.indexed = true
+	} else if len(l.added) != 0 {
+		slices.Sort(l.added)
+		merged := make([]string, 0, len(l.sorted)+len(l.added))
+		l.sorted = mergeSorted(merged, l.sorted, l.added)
+		l.added = l.added[:0]
+	}
+	i := sort.SearchStrings(l.sorted, string(lo))
+	for _, k := range l.sorted[i:] {
+		if hi != nil && k >= string(hi) {
+			break
+		}
+		if v, ok := l.puts[k]; ok {
+			ents = append(ents, entry{key: k, val: v, rank: rank})
+		} else {
+			ents = append(ents, entry{key: k, del: true, rank: rank})
+		}
+	}
+	return ents
+}
+
+// mergeSorted appends the merge of sorted a and b to dst.
+func mergeSorted(dst, a, b []string) []string {
+	for len(a) != 0 && len(b) != 0 {
+		if a[0] <= b[0] {
+			dst, a = append(dst, a[0]), a[1:]
+		} else {
+			dst, b = append(dst, b[0]), b[1:]
+		}
+	}
+	return append(append(dst, a...), b...)
+}

@@ -35,7 +35,7 @@ type MemCachedStore struct {
 	// idle is signalled, with mu held, when a flush step ends.
 	idle *sync.Cond
 
-	mem        layer    // live layer
+	mem        *layer   // live layer
 	pending    []*layer // frozen layers, oldest first
 	flushing   bool     // the flush goroutine is running
 	flushErr   error    // last failed flush; pending keeps its data
@@ -47,7 +47,7 @@ var _ Store = (*MemCachedStore)(nil)
 
 // NewMemCachedStore returns a MemCachedStore over lower. Close closes lower.
 func NewMemCachedStore(lower Store) *MemCachedStore {
-	s := &MemCachedStore{lower: lower, maxPending: DefaultMaxPending}
+	s := &MemCachedStore{lower: lower, mem: new(layer), maxPending: DefaultMaxPending}
 	s.idle = sync.NewCond(&s.mu)
 	return s
 }
@@ -168,9 +168,8 @@ func (s *MemCachedStore) Persist() (int, error) {
 	}
 	n := s.mem.len()
 	if n != 0 {
-		frozen := s.mem
-		s.pending = append(s.pending, &frozen)
-		s.mem = layer{}
+		s.pending = append(s.pending, s.mem)
+		s.mem = new(layer)
 	}
 	s.startFlushLocked()
 	return n, nil
@@ -273,7 +272,7 @@ func (s *MemCachedStore) persistSyncLocked() (int, error) {
 	if err := s.lower.PutChangeSet(s.mem.puts, s.mem.dels); err != nil {
 		return 0, fmt.Errorf("storage: persist: %w", err)
 	}
-	s.mem = layer{}
+	s.mem = new(layer)
 	return n, nil
 }
 
@@ -288,6 +287,6 @@ func (s *MemCachedStore) Close() error {
 	}
 	_, perr := s.persistSyncLocked()
 	s.closed = true
-	s.mem, s.pending = layer{}, nil
+	s.mem, s.pending = new(layer), nil
 	return errors.Join(perr, s.lower.Close())
 }

@@ -3,6 +3,7 @@ package storage
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -378,6 +379,54 @@ func TestMemCachedConcurrent(t *testing.T) {
 	close(errs)
 	for err := range errs {
 		require.NoError(t, err)
+	}
+	require.NoError(t, s.Close())
+}
+
+// TestLayerIndexConcurrentSeeks seeks a large cached layer from several
+// goroutines while another writes between rounds; run it with -race.
+func TestLayerIndexConcurrentSeeks(t *testing.T) {
+	s := NewMemCachedStore(NewMemoryStore())
+	m := map[string]string{}
+	for i := range 2 * indexMinKeys {
+		k := fmt.Sprintf("k%05d", i*2)
+		m[k] = "v"
+		require.NoError(t, s.Put([]byte(k), []byte("v")))
+	}
+	for round := range 3 {
+		var wg sync.WaitGroup
+		for g := range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				rng := SeekRange{Prefix: []byte("k0"), Start: []byte(fmt.Sprint(g)), Backwards: g%2 == 0}
+				var got []string
+				err := s.Seek(rng, func(k, v []byte) bool {
+					got = append(got, fmt.Sprintf("%x=%x", k, v))
+					return true
+				})
+				if err == nil && !slices.Equal(modelSeek(m, rng), got) {
+					err = fmt.Errorf("round %d, goroutine %d: seek mismatch", round, g)
+				}
+				if err != nil {
+					t.Error(err)
+				}
+			}()
+		}
+		wg.Wait()
+		// New keys after the index was built, deletions, and a persist.
+		for i := range 50 {
+			k := fmt.Sprintf("k%05d", i*40+round+1)
+			m[k] = "w"
+			require.NoError(t, s.Put([]byte(k), []byte("w")))
+			dk := fmt.Sprintf("k%05d", i*6)
+			delete(m, dk)
+			require.NoError(t, s.Delete([]byte(dk)))
+		}
+		if round == 1 {
+			_, err := s.Persist()
+			require.NoError(t, err)
+		}
 	}
 	require.NoError(t, s.Close())
 }

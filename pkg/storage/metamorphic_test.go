@@ -299,4 +299,12 @@ func TestMetamorphic(t *testing.T) {
 			runMetamorphic(t, seed, 1500)
 		})
 	}
+	// The same with every cache layer using its sorted Seek index.
+	defer func(n int) { indexMinKeys = n }(indexMinKeys)
+	indexMinKeys = 0
+	for _, seed := range []uint64{5, 6} {
+		t.Run(fmt.Sprintf("indexed/%d", seed), func(t *testing.T) {
+			runMetamorphic(t, seed, 1500)
+		})
+	}
 }

@@ -100,8 +100,7 @@ func (s *Snapshot) Commit() error {
 
 // Discard drops the snapshot's changes; the snapshot can be reused.
 func (s *Snapshot) Discard() {
-	clear(s.mem.puts)
-	clear(s.mem.dels)
+	s.mem.reset()
 }
 
 // Len returns the number of keys changed in the snapshot.
