@@ -91,7 +91,7 @@ func (c *WitnessCondition) decode(r *io.BinReader, depth int) {
 		setErr(r, ErrNestingTooDeep)
 		return
 	}
-	c.Type = ConditionType(r.ReadU8())
+	*c = WitnessCondition{Type: ConditionType(r.ReadU8())}
 	if r.Err != nil {
 		return
 	}
