@@ -26,6 +26,9 @@ func FuzzVM(f *testing.F) {
 		}
 		require.NotPanics(t, func() { _ = v.Run() })
 		require.Contains(t, []State{HaltState, FaultState}, v.State())
+		// A FAULT must come from a reference rule, never from a Go runtime
+		// error recovered by the loop.
+		require.NotErrorIs(t, v.FaultException(), ErrInternal)
 		if v.State() == HaltState {
 			require.LessOrEqual(t, v.References(), v.Limits().MaxStackSize)
 		}
