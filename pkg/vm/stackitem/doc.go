@@ -12,5 +12,7 @@
 //
 // Serialization: Serialize/Deserialize are the reference BinarySerializer
 // (StdLib serialize/deserialize, native contract storage); ToJSON/FromJSON
-// are the reference JsonSerializer (StdLib jsonSerialize/jsonDeserialize).
+// are the reference JsonSerializer (StdLib jsonSerialize/jsonDeserialize),
+// reading and writing JSON through pkg/smartcontract/neojson, the
+// reference's JSON dialect.
 package stackitem
