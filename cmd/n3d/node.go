@@ -60,6 +60,16 @@ func runNode(ctx context.Context, cfg config.Config, src string, log *zap.Logger
 		zap.Stringers("hardforksAtGenesis", p.ActiveHardforks(0)),
 		zap.String("db", cfg.ApplicationConfiguration.DBConfiguration.Type),
 	)
+	log.Debug("protocol limits",
+		zap.Uint32("maxBlockSize", p.MaxBlockSize),
+		zap.Int64("maxBlockSystemFee", p.MaxBlockSystemFee),
+		zap.Uint16("maxTransactionsPerBlock", p.MaxTransactionsPerBlock),
+		zap.Uint32("maxTraceableBlocks", p.MaxTraceableBlocks),
+		zap.Uint32("maxValidUntilBlockIncrement", p.MaxValidUntilBlockIncrement),
+		zap.Int("memPoolSize", p.MemPoolSize),
+		zap.Stringer("initialGASSupply", p.InitialGASSupply),
+		zap.Strings("seeds", p.SeedList),
+	)
 	for _, hf := range p.ActiveHardforks(^uint32(0)) {
 		if h, _ := p.HardforkHeight(hf); h > 0 {
 			log.Info("hardfork scheduled", zap.Stringer("hardfork", hf), zap.Uint32("height", h))
