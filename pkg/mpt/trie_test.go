@@ -285,3 +285,56 @@ func TestNewValidates(t *testing.T) {
 	require.True(t, tr.StateRoot().IsZero())
 	require.NoError(t, tr.Flush(0))
 }
+
+// FuzzTrieOps decodes the input as rounds of changes over a tiny key space
+// and checks the batched trie, the single-op trie and the naive root agree.
+// Input: per change two bytes, key selector and value selector; a value
+// selector of 0 deletes, 0xff ends the round (flush).
+func FuzzTrieOps(f *testing.F) {
+	f.Add([]byte{1, 1, 2, 2, 3, 0, 0, 0xff, 1, 0, 9, 7})
+	f.Add([]byte{0x10, 1, 0x11, 1, 0xff, 0xff, 0x10, 0})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > 512 {
+			return
+		}
+		single, _ := newTestTrie(t, ModeLatest)
+		batched, bs := newTestTrie(t, ModeLatest)
+		model := make(map[string][]byte)
+		var b Batch
+		flush := func(round uint32) {
+			require.NoError(t, batched.PutBatch(&b))
+			b = Batch{}
+			require.NoError(t, single.Flush(round))
+			require.NoError(t, batched.Flush(round))
+			want := naiveRoot(model)
+			require.Equal(t, want, single.StateRoot())
+			require.Equal(t, want, batched.StateRoot())
+			checkRefCounts(t, bs, want, ModeLatest)
+		}
+		round := uint32(0)
+		for i := 0; i+1 < len(data); i += 2 {
+			ks, vs := data[i], data[i+1]
+			if vs == 0xff {
+				flush(round)
+				round++
+				continue
+			}
+			// Keys of 1..3 bytes from a 4-symbol alphabet share prefixes.
+			key := make([]byte, 1+int(ks>>6)%3)
+			for j := range key {
+				key[j] = []byte{0x00, 0x01, 0x10, 0xff}[(ks>>(2*j))&3]
+			}
+			if vs == 0 {
+				delete(model, string(key))
+				require.NoError(t, single.Delete(key))
+				require.NoError(t, b.Delete(key))
+				continue
+			}
+			v := []byte{vs % 4} // few values: leaves repeat
+			model[string(key)] = v
+			require.NoError(t, single.Put(key, v))
+			require.NoError(t, b.Put(key, v))
+		}
+		flush(round)
+	})
+}
