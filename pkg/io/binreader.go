@@ -29,6 +29,7 @@ type Decodable interface {
 // turns every later read into a no-op returning zero values.
 type BinReader struct {
 	r   io.Reader
+	src []byte // the whole input when reading from a buffer, else nil
 	buf [8]byte
 	Err error
 }
@@ -40,7 +41,7 @@ func NewBinReaderFromIO(ior io.Reader) *BinReader {
 
 // NewBinReaderFromBuf makes a BinReader reading from b.
 func NewBinReaderFromBuf(b []byte) *BinReader {
-	return &BinReader{r: bytes.NewReader(b)}
+	return &BinReader{r: bytes.NewReader(b), src: b}
 }
 
 // Len returns the number of unread bytes when the reader wraps a buffer, or
@@ -73,9 +74,21 @@ func (r *BinReader) ReadU8() uint8 {
 	return b[0]
 }
 
-// ReadBool reads a byte and reports whether it is non-zero.
+// ErrBadBool is returned for a boolean byte other than 0 or 1.
+var ErrBadBool = errors.New("io: boolean byte is neither 0 nor 1")
+
+// ReadBool reads a strict boolean: 0 is false, 1 is true, anything else is
+// an error, as in the reference's reader.
 func (r *BinReader) ReadBool() bool {
-	return r.ReadU8() != 0
+	switch b := r.ReadU8(); b {
+	case 0:
+		return false
+	case 1:
+		return true
+	default:
+		r.setErr(fmt.Errorf("%w: 0x%02x", ErrBadBool, b))
+		return false
+	}
 }
 
 // ReadU16LE reads a little-endian uint16.
@@ -173,6 +186,30 @@ func (r *BinReader) ReadVarBytes(max int) []byte {
 		return nil
 	}
 	return b
+}
+
+// ReadVarBytesNoCopy is ReadVarBytes that, for a reader made with
+// NewBinReaderFromBuf, returns a sub-slice of the input instead of a copy.
+// The caller must then not modify the input while the result is in use.
+func (r *BinReader) ReadVarBytesNoCopy(max int) []byte {
+	br, ok := r.r.(*bytes.Reader)
+	if !ok || r.src == nil {
+		return r.ReadVarBytes(max)
+	}
+	n := r.ReadVarLen(max)
+	if r.Err != nil {
+		return nil
+	}
+	if n > br.Len() {
+		r.setErr(io.ErrUnexpectedEOF)
+		return nil
+	}
+	pos := len(r.src) - br.Len()
+	if _, err := br.Seek(int64(n), io.SeekCurrent); err != nil {
+		r.setErr(err)
+		return nil
+	}
+	return r.src[pos : pos+n : pos+n]
 }
 
 // ReadString reads a var-length string of at most max bytes.

@@ -48,6 +48,27 @@ func TestRoundTrip(t *testing.T) {
 	require.Equal(t, 0, r.Len())
 }
 
+func TestStrictBoolAndNoCopy(t *testing.T) {
+	r := NewBinReaderFromBuf([]byte{0, 1, 2})
+	require.False(t, r.ReadBool())
+	require.True(t, r.ReadBool())
+	require.NoError(t, r.Err)
+	require.False(t, r.ReadBool())
+	require.ErrorIs(t, r.Err, ErrBadBool)
+
+	in := []byte{2, 'a', 'b', 3, 'c'}
+	r = NewBinReaderFromBuf(in)
+	b := r.ReadVarBytesNoCopy(10)
+	require.Equal(t, []byte("ab"), b)
+	in[1] = 'z'
+	require.Equal(t, []byte("zb"), b, "the result aliases the input")
+	require.Nil(t, r.ReadVarBytesNoCopy(10))
+	require.ErrorIs(t, r.Err, io.ErrUnexpectedEOF)
+
+	r = NewBinReaderFromIO(bytes.NewBufferString("\x01x"))
+	require.Equal(t, []byte("x"), r.ReadVarBytesNoCopy(1))
+}
+
 func TestVarUintEncoding(t *testing.T) {
 	cases := map[uint64][]byte{
 		0xfc:        {0xfc},
