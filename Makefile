@@ -7,7 +7,7 @@ LDFLAGS   := -s -w -X github.com/n3d-io/n3d/pkg/buildinfo.Version=$(VERSION) -X 
 FUZZTIME  ?= 1m
 BENCHTIME ?= 1s
 
-.PHONY: all build run test test-race bench lint fuzz fuzz-vm clean docker
+.PHONY: all build run test test-race bench lint fuzz fuzz-vm fuzz-wire clean docker
 
 all: build
 
@@ -41,6 +41,10 @@ fuzz:
 # The VM fuzzer for ten minutes, as the NeoVM issue asks.
 fuzz-vm:
 	$(GO) test ./pkg/vm -run '^$$' -fuzz '^FuzzVM$$' -fuzztime 10m
+
+# Every wire-type decoder (transactions, blocks, dumps) for 20 s each.
+fuzz-wire:
+	FUZZFLAGS='-fuzzminimizetime 3s' ./scripts/fuzz.sh 20s ./pkg/core/transaction ./pkg/core/block ./pkg/core/chaindump
 
 docker:
 	docker build -t n3d:$(VERSION) .

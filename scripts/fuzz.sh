@@ -12,6 +12,6 @@ for pkg in $(go list "${pkgs[@]}"); do
 	targets=$(grep -hoE '^func (Fuzz[A-Za-z0-9_]+)\(' "$dir"/*_test.go 2>/dev/null | sed -E 's/^func (Fuzz[A-Za-z0-9_]+)\(/\1/' | sort -u || true)
 	for t in $targets; do
 		echo "== $pkg $t ($dur)"
-		go test -run '^$' -fuzz "^${t}\$" -fuzztime "$dur" "$pkg"
+		go test -run '^$' -fuzz "^${t}\$" -fuzztime "$dur" ${FUZZFLAGS:-} "$pkg"
 	done
 done
