@@ -1,6 +1,7 @@
 package neojson
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -174,6 +175,7 @@ func FuzzParse(f *testing.F) {
 		}
 		out, err := Marshal(v)
 		require.NoError(t, err)
+		require.True(t, json.Valid(out), "%q", out)
 		v2, err := Parse(out, DefaultMaxDepth)
 		require.NoError(t, err)
 		out2, err := Marshal(v2)

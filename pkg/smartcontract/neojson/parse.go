@@ -3,6 +3,7 @@ package neojson
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -25,7 +26,22 @@ type parser struct {
 	pos      int
 	depth    int
 	maxDepth int
+	// Scratch stacks: the elements of the containers being parsed are
+	// collected here and copied out once, at their exact size.
+	values  []any
+	members []Member
+	// keys interns property names, which repeat across objects.
+	keys map[string]string
 }
+
+// boxedInts holds small integers already converted to interfaces, so
+// returning one does not allocate.
+var boxedInts = func() (t [1024]any) {
+	for i := range t {
+		t[i] = float64(i)
+	}
+	return t
+}()
 
 // Parse decodes exactly one JSON value (surrounded by optional white space
 // and comments) with at most maxDepth nested arrays and objects.
@@ -171,21 +187,21 @@ func (p *parser) array() (any, error) {
 		return nil, err
 	}
 	p.pos++ // '['
-	arr := []any{}
 	if err := p.skipSpace(); err != nil {
 		return nil, err
 	}
 	if p.pos < len(p.data) && p.data[p.pos] == ']' {
 		p.pos++
 		p.depth--
-		return arr, nil
+		return []any{}, nil
 	}
+	base := len(p.values)
 	for {
 		v, err := p.value()
 		if err != nil {
 			return nil, err
 		}
-		arr = append(arr, v)
+		p.values = append(p.values, v)
 		if err := p.skipSpace(); err != nil {
 			return nil, err
 		}
@@ -201,6 +217,10 @@ func (p *parser) array() (any, error) {
 		case ']':
 			p.pos++
 			p.depth--
+			arr := make([]any, len(p.values)-base)
+			copy(arr, p.values[base:])
+			clear(p.values[base:])
+			p.values = p.values[:base]
 			return arr, nil
 		default:
 			return nil, p.errorf("expected ',' or ']'")
@@ -213,25 +233,22 @@ func (p *parser) object() (any, error) {
 		return nil, err
 	}
 	p.pos++ // '{'
-	obj := &Object{}
 	if err := p.skipSpace(); err != nil {
 		return nil, err
 	}
 	if p.pos < len(p.data) && p.data[p.pos] == '}' {
 		p.pos++
 		p.depth--
-		return obj, nil
+		return &Object{}, nil
 	}
+	base := len(p.members)
 	var seen map[string]struct{}
 	for {
-		if p.pos >= len(p.data) || p.data[p.pos] != '"' {
-			return nil, p.errorf("expected a property name")
-		}
-		key, err := p.str()
+		key, err := p.key()
 		if err != nil {
 			return nil, err
 		}
-		if seen, err = checkDuplicate(obj, seen, key); err != nil {
+		if seen, err = checkDuplicate(p.members[base:], seen, key); err != nil {
 			return nil, err
 		}
 		p.skipWhite()
@@ -246,7 +263,7 @@ func (p *parser) object() (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		obj.Members = append(obj.Members, Member{Key: key, Value: v})
+		p.members = append(p.members, Member{Key: key, Value: v})
 		if err := p.skipSpace(); err != nil {
 			return nil, err
 		}
@@ -262,6 +279,10 @@ func (p *parser) object() (any, error) {
 		case '}':
 			p.pos++
 			p.depth--
+			obj := &Object{Members: make([]Member, len(p.members)-base)}
+			copy(obj.Members, p.members[base:])
+			clear(p.members[base:])
+			p.members = p.members[:base]
 			return obj, nil
 		default:
 			return nil, p.errorf("expected ',' or '}'")
@@ -269,19 +290,49 @@ func (p *parser) object() (any, error) {
 	}
 }
 
-// checkDuplicate fails when obj already has key; small objects are
+// key reads a property name.
+func (p *parser) key() (string, error) {
+	if p.pos >= len(p.data) || p.data[p.pos] != '"' {
+		return "", p.errorf("expected a property name")
+	}
+	return p.str()
+}
+
+// maxInterned is the longest string interned during a parse: short
+// strings (property names, type names) repeat across a document.
+const maxInterned = 32
+
+// intern returns a string equal to b, shared with earlier equal strings.
+func (p *parser) intern(b []byte) string {
+	if len(b) > maxInterned {
+		return string(b)
+	}
+	if k, ok := p.keys[string(b)]; ok {
+		return k
+	}
+	k := string(b)
+	if p.keys == nil {
+		p.keys = make(map[string]string)
+	}
+	p.keys[k] = k
+	return k
+}
+
+// checkDuplicate fails when members already has key; small objects are
 // scanned, larger ones get an index (seen) built on first need.
-func checkDuplicate(obj *Object, seen map[string]struct{}, key string) (map[string]struct{}, error) {
+func checkDuplicate(members []Member, seen map[string]struct{}, key string) (map[string]struct{}, error) {
 	const scanLimit = 8
-	if seen == nil && len(obj.Members) < scanLimit {
-		if _, dup := obj.Get(key); dup {
-			return nil, fmt.Errorf("%w: %q", ErrDuplicateKey, key)
+	if seen == nil && len(members) < scanLimit {
+		for i := range members {
+			if members[i].Key == key {
+				return nil, fmt.Errorf("%w: %q", ErrDuplicateKey, key)
+			}
 		}
 		return nil, nil
 	}
 	if seen == nil {
-		seen = make(map[string]struct{}, 2*len(obj.Members))
-		for _, m := range obj.Members {
+		seen = make(map[string]struct{}, 2*len(members))
+		for _, m := range members {
 			seen[m.Key] = struct{}{}
 		}
 	}
@@ -337,11 +388,43 @@ func (p *parser) number() (any, error) {
 	if err := p.delimiter(); err != nil {
 		return nil, err
 	}
+	if f, ok := smallInteger(d[start:i]); ok {
+		if f >= 0 && !math.Signbit(f) && f < float64(len(boxedInts)) {
+			return boxedInts[int(f)], nil
+		}
+		return f, nil
+	}
 	f, err := strconv.ParseFloat(string(d[start:i]), 64)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s", ErrNumberRange, d[start:i])
 	}
 	return f, nil
+}
+
+// smallInteger converts a plain integer of at most 15 digits (exact in a
+// float64) without going through ParseFloat.
+func smallInteger(b []byte) (float64, bool) {
+	neg := len(b) > 0 && b[0] == '-'
+	if neg {
+		b = b[1:]
+	}
+	if len(b) == 0 || len(b) > 15 {
+		return 0, false
+	}
+	var n int64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	if neg {
+		if n == 0 {
+			return math.Copysign(0, -1), true
+		}
+		n = -n
+	}
+	return float64(n), true
 }
 
 // str reads a string token, unescaping it.
@@ -360,7 +443,7 @@ func (p *parser) str() (string, error) {
 			return "", fmt.Errorf("%w at offset %d", ErrInvalidUTF8, start)
 		}
 		p.pos = i + 1
-		return string(s), nil
+		return p.intern(s), nil
 	}
 	buf := make([]byte, 0, i-start+16)
 	buf = append(buf, d[start:i]...)
