@@ -276,13 +276,16 @@ func metaSubjects(t testing.TB) map[string]*subject {
 }
 
 func runMetamorphic(t *testing.T, seed uint64, n int) {
-	ops := genOps(seed, n)
+	runOps(t, seed, genOps(seed, n), metaSubjects(t))
+}
+
+func runOps(t *testing.T, seed uint64, ops []op, subjects map[string]*subject) {
 	m := &model{levels: []map[string]string{{}}}
 	want := make([]string, len(ops))
 	for i, o := range ops {
 		want[i] = m.apply(o)
 	}
-	for name, s := range metaSubjects(t) {
+	for name, s := range subjects {
 		for i, o := range ops {
 			got := s.apply(t, o)
 			if got != want[i] {
@@ -291,6 +294,24 @@ func runMetamorphic(t *testing.T, seed uint64, n int) {
 		}
 		s.close(t)
 	}
+}
+
+// FuzzMetamorphic runs short random sequences on the in-memory
+// configurations (with and without the layer index).
+func FuzzMetamorphic(f *testing.F) {
+	f.Add(uint64(1), uint16(200), false)
+	f.Add(uint64(2), uint16(50), true)
+	f.Fuzz(func(t *testing.T, seed uint64, n uint16, indexed bool) {
+		defer func(v int) { indexMinKeys = v }(indexMinKeys)
+		if indexed {
+			indexMinKeys = 0
+		}
+		lower := NewMemoryStore()
+		runOps(t, seed, genOps(seed, int(n%400)), map[string]*subject{
+			"memory":           {base: NewMemoryStore()},
+			"memcached/memory": {base: lower, cache: NewMemCachedStore(lower)},
+		})
+	})
 }
 
 func TestMetamorphic(t *testing.T) {
