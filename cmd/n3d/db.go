@@ -92,7 +92,7 @@ func withConfig(ctx context.Context, cmd *cli.Command, e *env,
 	if err != nil {
 		return err
 	}
-	log, closeLog, err := newLogger(cmd, cfg.ApplicationConfiguration, e)
+	log, _, closeLog, err := newLogger(cmd, cfg.ApplicationConfiguration, e)
 	if err != nil {
 		return err
 	}

@@ -127,8 +127,8 @@ func loadConfig(cmd *cli.Command) (config.Config, string, error) {
 }
 
 // newLogger builds the logger from the configuration and the log flags.
-func newLogger(cmd *cli.Command, cfg config.ApplicationConfiguration, e *env) (*zap.Logger, func() error, error) {
-	log, _, closeLog, err := logging.New(logging.Options{
+func newLogger(cmd *cli.Command, cfg config.ApplicationConfiguration, e *env) (*zap.Logger, *zap.AtomicLevel, func() error, error) {
+	log, level, closeLog, err := logging.New(logging.Options{
 		Level:          cfg.LogLevel,
 		Encoding:       cfg.LogEncoding,
 		Path:           cfg.LogPath,
@@ -138,7 +138,7 @@ func newLogger(cmd *cli.Command, cfg config.ApplicationConfiguration, e *env) (*
 		Output:         e.stderr,
 	})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return log, closeLog, nil
+	return log, level, closeLog, nil
 }

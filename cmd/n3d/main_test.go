@@ -1,16 +1,13 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -198,6 +195,18 @@ func TestNodeConfigErrors(t *testing.T) {
 	require.Contains(t, stderr, "no-such-flag")
 }
 
+func TestNodeBrokenConsensusWallet(t *testing.T) {
+	dir := t.TempDir()
+	walletPath := filepath.Join(dir, "w.json")
+	require.NoError(t, os.WriteFile(walletPath, []byte(`{"version":"1.0","accounts":[{"address":1}]}`), 0o600))
+	cfg := strings.Replace(readConfig(t, config.NetPrivNetSingle), "./config/wallet.privnet.single.json", walletPath, 1)
+	path := filepath.Join(dir, "single.yml")
+	require.NoError(t, os.WriteFile(path, []byte(cfg), 0o600))
+	code, _, stderr := runCLI(t, "node", "--config-file", path)
+	require.Equal(t, 1, code)
+	require.Contains(t, stderr, "consensus: wallet "+walletPath)
+}
+
 func TestNodeMissingConsensusWallet(t *testing.T) {
 	cfg := strings.Replace(readConfig(t, config.NetPrivNetSingle), "./config/wallet.privnet.single.json", "./nowhere.json", 1)
 	path := filepath.Join(t.TempDir(), "single.yml")
@@ -263,32 +272,4 @@ func findCommand(t *testing.T, root *cli.Command, path ...string) *cli.Command {
 		require.NotNil(t, cmd, name)
 	}
 	return cmd
-}
-
-// TestNodeExitsCleanlyOnSIGTERM runs the real binary (this test binary in
-// n3d mode) and stops it with SIGTERM, as an init system would.
-func TestNodeExitsCleanlyOnSIGTERM(t *testing.T) {
-	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
-		t.Run(sig.String(), func(t *testing.T) {
-			cmd := exec.Command(os.Args[0], "-test.run=^$")
-			cmd.Dir = t.TempDir()
-			cmd.Env = append(os.Environ(), "N3D_AS_MAIN=1", "N3D_ARGS=node")
-			stderr, err := cmd.StderrPipe()
-			require.NoError(t, err)
-			require.NoError(t, cmd.Start())
-			lines := bufio.NewScanner(stderr)
-			ready := false
-			for !ready && lines.Scan() {
-				ready = strings.Contains(lines.Text(), "waits for a signal")
-			}
-			require.True(t, ready, "the node never reported it was up")
-			require.NoError(t, cmd.Process.Signal(sig))
-			var rest strings.Builder
-			for lines.Scan() {
-				rest.WriteString(lines.Text())
-			}
-			require.NoError(t, cmd.Wait(), "exit status after %s", sig)
-			require.Contains(t, rest.String(), "shutting down")
-		})
-	}
 }

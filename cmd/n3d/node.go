@@ -4,11 +4,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"os/signal"
+	"reflect"
+	"strings"
+	"syscall"
 
 	"github.com/n3d-io/n3d/pkg/buildinfo"
 	"github.com/n3d-io/n3d/pkg/config"
+	"github.com/n3d-io/n3d/pkg/wallet"
 	"github.com/urfave/cli/v3"
 	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
 )
 
 func nodeCommand(e *env) *cli.Command {
@@ -23,6 +30,18 @@ func nodeCommand(e *env) *cli.Command {
 	}
 }
 
+// node is a running node: its configuration, logger and the means to reload
+// the configuration on SIGHUP.
+type node struct {
+	cfg    config.Config
+	src    string
+	log    *zap.Logger
+	level  *zap.AtomicLevel
+	debug  bool                           // --debug pins the level
+	reload func() (config.Config, error) // rereads the same file
+	ready  func()                         // test hook, may be nil
+}
+
 func nodeAction(ctx context.Context, cmd *cli.Command, e *env) (err error) {
 	if err := ensureNoArgs(cmd); err != nil {
 		return err
@@ -31,7 +50,7 @@ func nodeAction(ctx context.Context, cmd *cli.Command, e *env) (err error) {
 	if err != nil {
 		return err
 	}
-	log, closeLog, err := newLogger(cmd, cfg.ApplicationConfiguration, e)
+	log, level, closeLog, err := newLogger(cmd, cfg.ApplicationConfiguration, e)
 	if err != nil {
 		return err
 	}
@@ -39,28 +58,59 @@ func nodeAction(ctx context.Context, cmd *cli.Command, e *env) (err error) {
 
 	ctx, stop := signalContext(ctx)
 	defer stop()
-	return runNode(ctx, cfg, src, log, e.ready)
+	n := &node{cfg: cfg, src: src, log: log, level: level, debug: cmd.Bool("debug"), ready: e.ready,
+		reload: func() (config.Config, error) {
+			c, _, err := loadConfig(cmd)
+			return c, err
+		}}
+	return n.run(ctx)
 }
 
-// runNode runs the node until ctx is cancelled (SIGINT/SIGTERM) and returns
-// nil on a clean shutdown. Services (storage, chain, P2P, RPC, consensus)
-// are started here, in dependency order, and stopped in reverse order
-// before it returns.
-func runNode(ctx context.Context, cfg config.Config, src string, log *zap.Logger, ready func()) error {
-	p := &cfg.ProtocolConfiguration
-	log.Info("starting n3d node",
+// run runs the node until ctx is cancelled (SIGINT/SIGTERM) and returns nil
+// on a clean shutdown. Services (storage, chain, P2P, RPC, consensus) are
+// started here, in dependency order, and stopped in reverse order before it
+// returns.
+func (n *node) run(ctx context.Context) error {
+	n.logStart()
+	if err := checkConsensusWallet(n.cfg.ApplicationConfiguration.Consensus); err != nil {
+		return err
+	}
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+
+	// No service is wired into the binary yet: say so rather than pretend.
+	n.log.Warn("chain, P2P, RPC and consensus services are not wired into n3d yet: " +
+		"the node validated its configuration and now only waits for a signal")
+	if n.ready != nil {
+		n.ready()
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			n.log.Info("signal received, shutting down")
+			return nil
+		case <-hup:
+			n.onReload()
+		}
+	}
+}
+
+func (n *node) logStart() {
+	p := &n.cfg.ProtocolConfiguration
+	n.log.Info("starting n3d node",
 		zap.String("version", buildinfo.Version),
 		zap.String("commit", buildinfo.Commit),
-		zap.String("config", src),
+		zap.String("config", n.src),
 		zap.Stringer("network", p.Magic),
 		zap.Uint32("magic", uint32(p.Magic)),
 		zap.Int("committee", len(p.StandbyCommittee)),
 		zap.Int("validators", p.ValidatorsCountAt(0)),
 		zap.Duration("timePerBlock", p.TimePerBlock),
 		zap.Stringers("hardforksAtGenesis", p.ActiveHardforks(0)),
-		zap.String("db", cfg.ApplicationConfiguration.DBConfiguration.Type),
+		zap.String("db", n.cfg.ApplicationConfiguration.DBConfiguration.Type),
 	)
-	log.Debug("protocol limits",
+	n.log.Debug("protocol limits",
 		zap.Uint32("maxBlockSize", p.MaxBlockSize),
 		zap.Int64("maxBlockSystemFee", p.MaxBlockSystemFee),
 		zap.Uint16("maxTransactionsPerBlock", p.MaxTransactionsPerBlock),
@@ -72,31 +122,50 @@ func runNode(ctx context.Context, cfg config.Config, src string, log *zap.Logger
 	)
 	for _, hf := range p.ActiveHardforks(^uint32(0)) {
 		if h, _ := p.HardforkHeight(hf); h > 0 {
-			log.Info("hardfork scheduled", zap.Stringer("hardfork", hf), zap.Uint32("height", h))
+			n.log.Info("hardfork scheduled", zap.Stringer("hardfork", hf), zap.Uint32("height", h))
 		}
 	}
-	if err := checkConsensusWallet(cfg.ApplicationConfiguration.Consensus); err != nil {
-		return err
-	}
-	// No service is wired into the binary yet: say so rather than pretend.
-	log.Warn("chain, P2P, RPC and consensus services are not wired into n3d yet: " +
-		"the node validated its configuration and now only waits for a signal")
-	if ready != nil {
-		ready()
-	}
-	<-ctx.Done()
-	log.Info("signal received, shutting down")
-	return nil
 }
 
-// checkConsensusWallet makes sure an enabled consensus service can read its
-// wallet, so that a wrong path fails at start-up rather than later.
+// onReload rereads the configuration on SIGHUP, as neo-go does: the
+// protocol section must not change; the log level is applied (unless
+// --debug pins it). Services will pick up their sections here once wired.
+func (n *node) onReload() {
+	n.log.Info("SIGHUP received, rereading the configuration")
+	cfg, err := n.reload()
+	if err != nil {
+		n.log.Warn("cannot reread the configuration, signal ignored", zap.Error(err))
+		return
+	}
+	if !reflect.DeepEqual(cfg.ProtocolConfiguration, n.cfg.ProtocolConfiguration) {
+		n.log.Warn("ProtocolConfiguration changed, signal ignored (restart the node to change it)")
+		return
+	}
+	if !n.debug && cfg.ApplicationConfiguration.LogLevel != n.cfg.ApplicationConfiguration.LogLevel {
+		lvl, err := zapcore.ParseLevel(strings.ToLower(cfg.ApplicationConfiguration.LogLevel))
+		if err != nil {
+			n.log.Warn("bad LogLevel, signal ignored", zap.Error(err))
+			return
+		}
+		n.level.SetLevel(lvl)
+		n.log.Warn("log level changed", zap.Stringer("level", lvl))
+	}
+	n.cfg = cfg
+}
+
+// checkConsensusWallet makes sure an enabled consensus service has a
+// readable NEP-6 wallet, so that a wrong path fails at start-up rather than
+// later.
 func checkConsensusWallet(c config.InternalService) error {
 	if !c.Enabled {
 		return nil
 	}
-	if _, err := c.UnlockWallet.ReadFile(); err != nil {
+	data, err := c.UnlockWallet.ReadFile()
+	if err != nil {
 		return fmt.Errorf("consensus: %w", err)
+	}
+	if _, err := wallet.FromBytes(data); err != nil {
+		return fmt.Errorf("consensus: wallet %s: %w", c.UnlockWallet.Path, err)
 	}
 	return nil
 }
