@@ -37,9 +37,9 @@ type node struct {
 	src    string
 	log    *zap.Logger
 	level  *zap.AtomicLevel
-	debug  bool                           // --debug pins the level
+	debug  bool                          // --debug pins the level
 	reload func() (config.Config, error) // rereads the same file
-	ready  func()                         // test hook, may be nil
+	ready  func()                        // test hook, may be nil
 }
 
 func nodeAction(ctx context.Context, cmd *cli.Command, e *env) (err error) {
