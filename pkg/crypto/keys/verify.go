@@ -21,6 +21,9 @@ func (p *PublicKey) Verify(sig, digest []byte) bool {
 	if p.curve == Secp256k1 {
 		return verifyK1(p.k1, sig, digest)
 	}
+	if valid, ok := p.verifyHot(sig, digest); ok {
+		return valid
+	}
 	var buf [maxDERLen]byte
 	return ecdsa.VerifyASN1(p.r1, digest, asn1Signature(&buf, sig))
 }
