@@ -111,3 +111,38 @@ func checkListedHeights(t *testing.T, p *ProtocolConfiguration, listed map[strin
 		}
 	}
 }
+
+// TestNeoGoConfigs loads neo-go's own node configs, unchanged, when
+// N3D_NEOGO_CONFIGS names a directory holding them (neo-go's config/ or any
+// copy); they are not vendored here.
+func TestNeoGoConfigs(t *testing.T) {
+	dir := os.Getenv("N3D_NEOGO_CONFIGS")
+	if dir == "" {
+		t.Skip("set N3D_NEOGO_CONFIGS to a directory of neo-go protocol.*.yml files to run")
+	}
+	files, err := filepath.Glob(filepath.Join(dir, "protocol.*.yml"))
+	require.NoError(t, err)
+	require.NotEmpty(t, files, "no protocol.*.yml in %s", dir)
+	for _, f := range files {
+		_, err := LoadFile(f, "")
+		require.NoError(t, err, f)
+	}
+	// Our shipped files must carry the same protocol rules as neo-go's.
+	for ours, theirs := range map[string]string{
+		NetMainNet:       "protocol.mainnet.yml",
+		NetTestNet:       "protocol.testnet.yml",
+		NetPrivNet:       "protocol.privnet.yml",
+		NetUnitTestNet:   "protocol.unit_testnet.yml",
+		NetPrivNetSingle: "protocol.privnet.docker.single.yml",
+	} {
+		want, err := LoadFile(filepath.Join(dir, theirs), "")
+		require.NoError(t, err, theirs)
+		data, _ := Embedded(ours)
+		got, err := Parse(data, "")
+		require.NoError(t, err, ours)
+		if ours == NetPrivNetSingle {
+			want.ProtocolConfiguration.SeedList = got.ProtocolConfiguration.SeedList // docker host names
+		}
+		require.Equal(t, want.ProtocolConfiguration, got.ProtocolConfiguration, "%s vs neo-go's %s", ours, theirs)
+	}
+}
