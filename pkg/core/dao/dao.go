@@ -1,0 +1,95 @@
+package dao
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+
+	"github.com/n3d-io/n3d/pkg/storage"
+)
+
+// DAO is typed access over a store. The zero value is not usable: use New.
+type DAO struct {
+	store  storage.Store
+	snap   *storage.Snapshot // non-nil for a private DAO
+	cache  *contractCache
+	keyBuf []byte // scratch for Get keys; never handed to the store to keep
+}
+
+// New returns a DAO over st with a fresh contract cache.
+func New(st storage.Store) *DAO {
+	return &DAO{store: st, cache: newContractCache()}
+}
+
+// Store returns the underlying store (for a private DAO, its Snapshot).
+func (d *DAO) Store() storage.Store { return d.store }
+
+// Private returns a DAO over a new Snapshot of d's store that shares d's
+// contract cache. Its changes reach d only with Persist.
+func (d *DAO) Private() *DAO {
+	s := storage.NewSnapshot(d.store)
+	return &DAO{store: s, snap: s, cache: d.cache}
+}
+
+// IsPrivate reports whether d was made by Private.
+func (d *DAO) IsPrivate() bool { return d.snap != nil }
+
+// Persist commits a private DAO's changes into its parent; the DAO stays
+// usable and empty.
+func (d *DAO) Persist() error {
+	if d.snap == nil {
+		return ErrNotPrivate
+	}
+	if err := d.snap.Commit(); err != nil {
+		return fmt.Errorf("dao: persist: %w", err)
+	}
+	return nil
+}
+
+// Discard drops a private DAO's changes.
+func (d *DAO) Discard() error {
+	if d.snap == nil {
+		return ErrNotPrivate
+	}
+	d.snap.Discard()
+	return nil
+}
+
+// Changes is the number of keys a private DAO changed (0 otherwise).
+func (d *DAO) Changes() int {
+	if d.snap == nil {
+		return 0
+	}
+	return d.snap.Len()
+}
+
+// get reads key and maps absence to ErrNotFound.
+func (d *DAO) get(key []byte) ([]byte, error) {
+	v, err := d.store.Get(key)
+	if err != nil {
+		if errors.Is(err, storage.ErrKeyNotFound) {
+			return nil, fmt.Errorf("%w: %w", ErrNotFound, err)
+		}
+		return nil, fmt.Errorf("dao: get: %w", err)
+	}
+	return v, nil
+}
+
+func (d *DAO) scratch(n int) []byte {
+	if cap(d.keyBuf) < n {
+		d.keyBuf = make([]byte, n, max(n, 1+4+64))
+	}
+	return d.keyBuf[:n]
+}
+
+// StorageKey returns the database key of item key of contract id:
+// STStorage ‖ int32 LE id ‖ key. key[1:] of the result is the MPT key.
+func StorageKey(id int32, key []byte) []byte {
+	return appendStorageKey(make([]byte, 0, 5+len(key)), id, key)
+}
+
+func appendStorageKey(dst []byte, id int32, key []byte) []byte {
+	dst = append(dst, byte(storage.STStorage))
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(id))
+	return append(dst, key...)
+}

@@ -1,0 +1,302 @@
+package dao
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/n3d-io/n3d/pkg/core/block"
+	"github.com/n3d-io/n3d/pkg/core/state"
+	"github.com/n3d-io/n3d/pkg/core/transaction"
+	"github.com/n3d-io/n3d/pkg/io"
+	"github.com/n3d-io/n3d/pkg/smartcontract/trigger"
+	"github.com/n3d-io/n3d/pkg/storage"
+	"github.com/n3d-io/n3d/pkg/util"
+)
+
+// conflictStubLen is the length of a conflict record: ExecTransaction ‖
+// u32 LE height.
+const conflictStubLen = 1 + 4
+
+// maxHeaderHashes bounds one header hash batch.
+const maxHeaderHashes = 1 << 16
+
+func executableKey(h util.Uint256) []byte {
+	return append([]byte{byte(storage.DataExecutable)}, h.BytesBE()...)
+}
+
+// StoreAsBlock stores the trimmed block with the execution results of its
+// OnPersist and PostPersist runs (either may be nil).
+func (d *DAO) StoreAsBlock(b *block.Block, aers ...*state.AppExecResult) error {
+	w := io.NewBufBinWriter()
+	w.WriteU8(storage.ExecBlock)
+	b.Trim().EncodeBinary(w.BinWriter)
+	for _, a := range aers {
+		if a != nil {
+			a.EncodeBinary(w.BinWriter)
+		}
+	}
+	if w.Err != nil {
+		return fmt.Errorf("dao: encode block: %w", w.Err)
+	}
+	return d.put(executableKey(b.Hash()), w.Bytes())
+}
+
+// StoreHeader stores a header alone (a trimmed block with no transactions).
+func (d *DAO) StoreHeader(h *block.Header) error {
+	w := io.NewBufBinWriter()
+	w.WriteU8(storage.ExecBlock)
+	h.EncodeBinary(w.BinWriter)
+	w.WriteVarUint(0)
+	if w.Err != nil {
+		return fmt.Errorf("dao: encode header: %w", w.Err)
+	}
+	return d.put(executableKey(h.Hash()), w.Bytes())
+}
+
+func (d *DAO) put(key, value []byte) error {
+	if err := d.store.Put(key, value); err != nil {
+		return fmt.Errorf("dao: put: %w", err)
+	}
+	return nil
+}
+
+// readBlock decodes the trimmed block at the start of a block record and
+// returns the reader positioned after it.
+func (d *DAO) readBlock(h util.Uint256) (*block.Trimmed, *io.BinReader, error) {
+	v, err := d.get(executableKey(h))
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(v) == 0 || v[0] != storage.ExecBlock {
+		return nil, nil, fmt.Errorf("%w: block %s", ErrNotFound, h)
+	}
+	r := io.NewBinReaderFromBuf(v[1:])
+	t := new(block.Trimmed)
+	t.DecodeBinary(r)
+	if r.Err != nil {
+		return nil, nil, fmt.Errorf("%w: block %s: %w", ErrCorrupted, h, r.Err)
+	}
+	return t, r, nil
+}
+
+// GetTrimmedBlock returns the header and transaction hashes of block h.
+func (d *DAO) GetTrimmedBlock(h util.Uint256) (*block.Trimmed, error) {
+	t, _, err := d.readBlock(h)
+	return t, err
+}
+
+// GetBlock returns block h with its transactions.
+func (d *DAO) GetBlock(h util.Uint256) (*block.Block, error) {
+	t, _, err := d.readBlock(h)
+	if err != nil {
+		return nil, err
+	}
+	b := &block.Block{Header: t.Header, Transactions: make([]*transaction.Transaction, len(t.Hashes))}
+	for i, th := range t.Hashes {
+		tx, _, err := d.GetTransaction(th)
+		if err != nil {
+			return nil, fmt.Errorf("dao: block %s tx %s: %w", h, th, err)
+		}
+		b.Transactions[i] = tx
+	}
+	return b, nil
+}
+
+// GetAppExecResults returns the stored execution results of container h
+// (a block or a transaction) whose trigger is in trig.
+func (d *DAO) GetAppExecResults(h util.Uint256, trig trigger.Type) ([]state.AppExecResult, error) {
+	v, err := d.get(executableKey(h))
+	if err != nil {
+		return nil, err
+	}
+	var r *io.BinReader
+	switch {
+	case len(v) > 0 && v[0] == storage.ExecBlock:
+		_, r, err = d.readBlock(h)
+		if err != nil {
+			return nil, err
+		}
+	case len(v) > conflictStubLen && v[0] == storage.ExecTransaction:
+		r = io.NewBinReaderFromBuf(v[conflictStubLen:])
+		new(transaction.Transaction).DecodeBinary(r)
+	default:
+		return nil, fmt.Errorf("%w: executable %s", ErrNotFound, h)
+	}
+	var res []state.AppExecResult
+	for r.Err == nil && r.Len() > 0 {
+		var a state.AppExecResult
+		a.DecodeBinary(r)
+		if r.Err == nil && a.Trigger&trig != 0 {
+			res = append(res, a)
+		}
+	}
+	if r.Err != nil {
+		return nil, fmt.Errorf("%w: executable %s: %w", ErrCorrupted, h, r.Err)
+	}
+	return res, nil
+}
+
+// StoreAsTransaction stores tx included at height with its execution result
+// (nil allowed), and a conflict stub for every Conflicts attribute (for
+// the conflicting hash, and for that hash with each signer), unless a block
+// with that hash exists.
+func (d *DAO) StoreAsTransaction(tx *transaction.Transaction, height uint32, aer *state.AppExecResult) error {
+	w := io.NewBufBinWriter()
+	w.WriteU8(storage.ExecTransaction)
+	w.WriteU32LE(height)
+	tx.EncodeBinary(w.BinWriter)
+	if aer != nil {
+		aer.EncodeBinary(w.BinWriter)
+	}
+	if w.Err != nil {
+		return fmt.Errorf("dao: encode tx: %w", w.Err)
+	}
+	if err := d.put(executableKey(tx.Hash()), w.Bytes()); err != nil {
+		return err
+	}
+	stub := make([]byte, conflictStubLen)
+	stub[0] = storage.ExecTransaction
+	binary.LittleEndian.PutUint32(stub[1:], height)
+	for _, a := range tx.GetAttributes(transaction.AttrConflicts) {
+		c, ok := a.Value.(*transaction.Conflicts)
+		if !ok {
+			continue
+		}
+		key := executableKey(c.Hash)
+		if v, err := d.store.Get(key); err == nil && len(v) > 0 && v[0] != storage.ExecTransaction {
+			continue // a block has this hash: no transaction can
+		}
+		if err := d.put(key, stub); err != nil {
+			return err
+		}
+		for _, s := range tx.Signers {
+			if err := d.put(append(key[:len(key):len(key)], s.Account.BytesBE()...), stub); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// GetTransaction returns transaction h and the height of its block.
+// Conflict stubs are reported as absent.
+func (d *DAO) GetTransaction(h util.Uint256) (*transaction.Transaction, uint32, error) {
+	v, err := d.get(executableKey(h))
+	if err != nil {
+		return nil, 0, err
+	}
+	if len(v) <= conflictStubLen || v[0] != storage.ExecTransaction {
+		return nil, 0, fmt.Errorf("%w: transaction %s", ErrNotFound, h)
+	}
+	height := binary.LittleEndian.Uint32(v[1:])
+	r := io.NewBinReaderFromBuf(v[conflictStubLen:])
+	tx := new(transaction.Transaction)
+	tx.DecodeBinary(r)
+	if r.Err != nil {
+		return nil, 0, fmt.Errorf("%w: transaction %s: %w", ErrCorrupted, h, r.Err)
+	}
+	return tx, height, nil
+}
+
+// HasTransaction returns nil when h may be added to the chain at
+// currentHeight: ErrAlreadyExists if it is on chain, ErrHasConflicts if an
+// on-chain transaction within maxTraceable blocks declared it conflicting
+// and shares a signer with signers (any signer when signers is empty).
+func (d *DAO) HasTransaction(h util.Uint256, signers []transaction.Signer, currentHeight, maxTraceable uint32) error {
+	key := executableKey(h)
+	v, err := d.store.Get(key)
+	if err != nil || len(v) < conflictStubLen || v[0] != storage.ExecTransaction {
+		return nil
+	}
+	if len(v) != conflictStubLen {
+		return ErrAlreadyExists
+	}
+	if len(signers) == 0 {
+		return ErrHasConflicts
+	}
+	if !traceable(v[1:], currentHeight, maxTraceable) {
+		return nil
+	}
+	for _, s := range signers {
+		sv, err := d.store.Get(append(key[:len(key):len(key)], s.Account.BytesBE()...))
+		if err == nil && len(sv) == conflictStubLen && traceable(sv[1:], currentHeight, maxTraceable) {
+			return ErrHasConflicts
+		}
+	}
+	return nil
+}
+
+func traceable(heightLE []byte, current, maxTraceable uint32) bool {
+	h := binary.LittleEndian.Uint32(heightLE)
+	return h <= current && uint64(h)+uint64(maxTraceable) > uint64(current)
+}
+
+func pointer(h util.Uint256, height uint32) []byte {
+	return binary.LittleEndian.AppendUint32(h.BytesLE(), height)
+}
+
+func (d *DAO) readPointer(p storage.KeyPrefix) (util.Uint256, uint32, error) {
+	v, err := d.get(p.Bytes())
+	if err != nil {
+		return util.Uint256{}, 0, err
+	}
+	if len(v) != util.Uint256Size+4 {
+		return util.Uint256{}, 0, fmt.Errorf("%w: pointer 0x%02x of %d bytes", ErrCorrupted, byte(p), len(v))
+	}
+	h, _ := util.Uint256DecodeBytesLE(v[:util.Uint256Size]) // length checked
+	return h, binary.LittleEndian.Uint32(v[util.Uint256Size:]), nil
+}
+
+// StoreAsCurrentBlock records b as the last persisted block.
+func (d *DAO) StoreAsCurrentBlock(b *block.Block) error {
+	return d.put(storage.SYSCurrentBlock.Bytes(), pointer(b.Hash(), b.Index))
+}
+
+// GetCurrentBlock returns the hash and height of the last persisted block.
+func (d *DAO) GetCurrentBlock() (util.Uint256, uint32, error) {
+	return d.readPointer(storage.SYSCurrentBlock)
+}
+
+// PutCurrentHeader records the last stored header.
+func (d *DAO) PutCurrentHeader(h util.Uint256, height uint32) error {
+	return d.put(storage.SYSCurrentHeader.Bytes(), pointer(h, height))
+}
+
+// GetCurrentHeader returns the hash and height of the last stored header.
+func (d *DAO) GetCurrentHeader() (util.Uint256, uint32, error) {
+	return d.readPointer(storage.SYSCurrentHeader)
+}
+
+func headerHashKey(height uint32) []byte {
+	return binary.BigEndian.AppendUint32([]byte{byte(storage.IXHeaderHashList)}, height)
+}
+
+// StoreHeaderHashes stores a batch of header hashes starting at height.
+func (d *DAO) StoreHeaderHashes(hashes []util.Uint256, height uint32) error {
+	w := io.NewBufBinWriter()
+	w.WriteVarUint(uint64(len(hashes)))
+	for i := range hashes {
+		w.WriteBytes(hashes[i][:])
+	}
+	return d.put(headerHashKey(height), w.Bytes())
+}
+
+// GetHeaderHashes returns the batch of header hashes stored at height.
+func (d *DAO) GetHeaderHashes(height uint32) ([]util.Uint256, error) {
+	v, err := d.get(headerHashKey(height))
+	if err != nil {
+		return nil, err
+	}
+	r := io.NewBinReaderFromBuf(v)
+	n := r.ReadVarLen(maxHeaderHashes)
+	hashes := make([]util.Uint256, 0, min(n, 1<<12))
+	for range n {
+		var h util.Uint256
+		r.ReadBytes(h[:])
+		hashes = append(hashes, h)
+	}
+	if r.Err != nil || r.Len() != 0 {
+		return nil, fmt.Errorf("%w: header hashes at %d: %v", ErrCorrupted, height, r.Err)
+	}
+	return hashes, nil
+}
