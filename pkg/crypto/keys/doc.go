@@ -6,8 +6,12 @@
 //
 //	33/65 bytes ──NewPublicKeyFromBytes──▶ *PublicKey (shared, immutable,
 //	    │           compressed keys go through a decompression cache)
-//	    └─ Verify(sig r‖s, digest) ── crypto/ecdsa (r1, assembly) or
-//	                                   decred secp256k1 (k1)
+//	    └─ Verify(sig r‖s, digest) ── r1: crypto/ecdsa; once a key has
+//	                                   verified 16 times, a per-key comb
+//	                                   table (p256comb.go) halves the cost
+//	                                   k1: decred secp256k1
+//	SigCache.Verify ── remembers successes, so a signature checked in the
+//	                   mempool is free when its block is imported
 //	32 bytes / WIF / NEP-2 ──▶ *PrivateKey ──Sign(data)──▶ 64-byte r‖s
 //	                                          (RFC 6979, SHA-256)
 //	*PublicKey ──VerificationScript()──▶ PUSHDATA1 33 <key> SYSCALL CheckSig
