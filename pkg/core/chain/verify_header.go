@@ -1,0 +1,64 @@
+package chain
+
+import (
+	"fmt"
+
+	"github.com/n3d-io/n3d/pkg/core/block"
+)
+
+// headerVerifier checks headers against their predecessor; it holds only
+// protocol values, the state-dependent fee factor is passed per call.
+type headerVerifier struct {
+	magic uint32
+	// validatorsAt returns the number of consensus nodes at a height.
+	validatorsAt func(height uint32) int
+	vm           WitnessVM
+}
+
+// verifyHeader applies the reference's header rules in its order: primary
+// index, index and previous hash link, strictly increasing timestamp (block
+// spacing is not enforced), then the witness against the previous block's
+// NextConsensus within HeaderVerificationGasLimit. picoFee is the exec fee
+// factor in picoGAS per price unit of the state the block builds on.
+func (v *headerVerifier) verifyHeader(h, prev *block.Header, picoFee int64) error {
+	if n := v.validatorsAt(h.Index); int(h.PrimaryIndex) >= n {
+		return fmt.Errorf("%w: primary index %d, %d validators", ErrHeaderPrimary, h.PrimaryIndex, n)
+	}
+	if prev.Index+1 != h.Index {
+		return fmt.Errorf("%w: index %d after %d", ErrHeaderIndex, h.Index, prev.Index)
+	}
+	if prevHash := prev.Hash(); h.PrevHash != prevHash {
+		return fmt.Errorf("%w: previous hash %s, expected %s", ErrHeaderPrevHash, h.PrevHash.String(), prevHash.String())
+	}
+	if h.Timestamp <= prev.Timestamp {
+		return fmt.Errorf("%w: timestamp %d not after %d", ErrHeaderTimestamp, h.Timestamp, prev.Timestamp)
+	}
+	p := witnessParams{
+		signData:  h.SignData(v.magic),
+		picoFee:   picoFee,
+		gasLimit:  HeaderVerificationGasLimit,
+		container: h,
+	}
+	if _, err := verifyWitness(p, prev.NextConsensus, &h.Witness, v.vm); err != nil {
+		return fmt.Errorf("header witness: %w", err)
+	}
+	return nil
+}
+
+// checkBlockLimits applies the block-level limits: configured size and
+// transaction count, and the Merkle root (already checked when decoding, but
+// not for blocks built in code).
+func checkBlockLimits(b *block.Block, maxSize uint32, maxTxs uint16) error {
+	if err := b.CheckLimits(int(maxSize), int(maxTxs)); err != nil {
+		return err
+	}
+	if root := b.ComputeMerkleRoot(); root != b.MerkleRoot {
+		return fmt.Errorf("%w: %s, computed %s", block.ErrMerkleRoot, b.MerkleRoot.String(), root.String())
+	}
+	return nil
+}
+
+// blockError names the block an error is about.
+func blockError(b *block.Header, err error) error {
+	return fmt.Errorf("block %d (%s): %w", b.Index, b.Hash().String(), err)
+}
