@@ -138,7 +138,7 @@ func TestRejectedBlockReplaced(t *testing.T) {
 }
 
 func TestShutdownWaitsForBlockInProgress(t *testing.T) {
-	l := &testLedger{slow: 50 * time.Millisecond}
+	l := &testLedger{slow: 5 * time.Millisecond}
 	q, err := New(Config{Ledger: l})
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
