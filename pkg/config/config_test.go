@@ -139,6 +139,21 @@ func TestRoundTrip(t *testing.T) {
 	}
 }
 
+func TestGenesisTransactionRoundTrip(t *testing.T) {
+	cfg, err := Decode([]byte(unitTestNetYAML(t)))
+	require.NoError(t, err)
+	cfg.ProtocolConfiguration.Genesis.Transaction = &GenesisTransaction{Script: Base64Bytes{1, 2, 3}, SystemFee: 100000000}
+	cfg.ApplyDefaults()
+	require.NoError(t, cfg.Validate())
+	out, err := yaml.Marshal(cfg)
+	require.NoError(t, err)
+	require.Contains(t, string(out), "Script: AQID")
+	again, err := Parse(out, "")
+	require.NoError(t, err)
+	require.Equal(t, cfg.ProtocolConfiguration.Genesis.Transaction, again.ProtocolConfiguration.Genesis.Transaction)
+	require.EqualValues(t, 52_000_000_00000000, again.ProtocolConfiguration.InitialGASSupply.Fixed8())
+}
+
 func TestUpdateRelativePaths(t *testing.T) {
 	cfg, err := Parse(embedded.PrivNetSingle, "/srv/n3d")
 	require.NoError(t, err)

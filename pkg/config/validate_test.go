@@ -97,6 +97,52 @@ func TestValidateErrors(t *testing.T) {
 			c.ApplicationConfiguration.P2PNotary = InternalService{Enabled: true, UnlockWallet: Wallet{Path: "w.json"}}
 		}, ErrInvalid, "P2PSigExtensions"},
 		{"trusted header without GC", func(c *Config) { c.ApplicationConfiguration.TrustedHeader.Index = 5 }, ErrInvalid, "TrustedHeader"},
+		{"trusted header without state sync", func(c *Config) {
+			c.ApplicationConfiguration.TrustedHeader.Index = 5
+			c.ApplicationConfiguration.RemoveUntraceableBlocks = true
+		}, ErrInvalid, "TrustedHeader needs P2PStateExchangeExtensions"},
+		{"NeoFS without addresses", func(c *Config) {
+			f := &c.ApplicationConfiguration.NeoFSBlockFetcher
+			f.Enabled, f.ContainerID = true, validContainer
+		}, ErrInvalid, "NeoFSBlockFetcher.Addresses is empty"},
+		{"NeoFS negative timeout", func(c *Config) {
+			f := &c.ApplicationConfiguration.NeoFSStateFetcher
+			f.Enabled, f.ContainerID, f.Addresses, f.Timeout = true, validContainer, []string{"st1:8080"}, -1
+		}, ErrDuration, "NeoFSStateFetcher.Timeout"},
+		{"NeoFS queue below batch", func(c *Config) {
+			f := &c.ApplicationConfiguration.NeoFSBlockFetcher
+			f.BQueueSize, f.OIDBatchSize = 10, 20
+		}, ErrInvalid, "BQueueSize 10 is below OIDBatchSize 20"},
+		{"NeoFS state sync without fetchers", func(c *Config) {
+			c.ProtocolConfiguration.NeoFSStateSyncExtensions = true
+		}, ErrInvalid, "needs NeoFSBlockFetcher and NeoFSStateFetcher"},
+		{"NeoFS state sync on archival node", func(c *Config) {
+			c.ProtocolConfiguration.NeoFSStateSyncExtensions = true
+			for _, f := range []*NeoFSService{&c.ApplicationConfiguration.NeoFSBlockFetcher.NeoFSService,
+				&c.ApplicationConfiguration.NeoFSStateFetcher.NeoFSService} {
+				f.Enabled, f.ContainerID, f.Addresses = true, validContainer, []string{"st1:8080"}
+			}
+		}, ErrInvalid, "needs RemoveUntraceableBlocks"},
+		{"state exchange keeping only latest", func(c *Config) {
+			c.ProtocolConfiguration.P2PStateExchangeExtensions = true
+			c.ProtocolConfiguration.StateRootInHeader = true
+			c.ApplicationConfiguration.KeepOnlyLatestState = true
+		}, ErrInvalid, "KeepOnlyLatestState"},
+		{"both state sync extensions", func(c *Config) {
+			c.ProtocolConfiguration.P2PStateExchangeExtensions = true
+			c.ProtocolConfiguration.NeoFSStateSyncExtensions = true
+		}, ErrInvalid, "cannot both be on"},
+		{"empty genesis script", func(c *Config) {
+			c.ProtocolConfiguration.Genesis.Transaction = &GenesisTransaction{SystemFee: 1}
+		}, ErrInvalid, "Genesis.Transaction.Script is empty"},
+		{"negative genesis fee", func(c *Config) {
+			c.ProtocolConfiguration.Genesis.Transaction = &GenesisTransaction{Script: Base64Bytes{0x40}, SystemFee: -1}
+		}, ErrInvalid, "SystemFee is negative"},
+		{"negative RPC session lifetime", func(c *Config) { c.ApplicationConfiguration.RPC.SessionLifetime = -1 }, ErrDuration, "RPC.SessionLifetime"},
+		{"oracle without wallet", func(c *Config) { c.ApplicationConfiguration.Oracle.Enabled = true }, ErrInvalid, "Oracle is enabled"},
+		{"CommitteeHistory validators", func(c *Config) {
+			c.ProtocolConfiguration.CommitteeHistory = map[uint32]uint32{0: 2}
+		}, ErrCommittee, "ValidatorsCount 4 exceeds the committee size 2"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -127,6 +173,9 @@ func offCurveCompressedKey(t *testing.T) string {
 	t.Fatal("no off-curve x below 100")
 	return ""
 }
+
+// validContainer is neo-go mainnet's block container ID (base58, 32 bytes).
+const validContainer = "3RCdP3ZubyKyo8qFeo7EJPryidTZaGCMdUjqFJaaEKBV"
 
 func TestValidateAcceptsBase(t *testing.T) {
 	cfg := baseConfig(t)
