@@ -60,6 +60,24 @@ func dbCommand(e *env) *cli.Command {
 				},
 			},
 			{
+				Name:      "dump-bin",
+				Usage:     "Dump blocks to a directory, one binary file per block (not available yet)",
+				UsageText: "n3d db dump-bin -o dir [-s start] [-c count] [--config-path dir] [-p|-m|-t] [--config-file file]",
+				Flags: flags(
+					&cli.Uint32Flag{Name: "start", Aliases: []string{"s"}, Usage: "Block number to start from"},
+					&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "Output directory", Required: true},
+				),
+				Action: notAvailableDB("db dump-bin", e),
+			},
+			{
+				Name:      "reset",
+				Usage:     "Reset the database to the state at a height (not available yet)",
+				UsageText: "n3d db reset --height height [--config-path dir] [-p|-m|-t] [--config-file file]",
+				Flags: append(append(configFlags(), logFlags()...),
+					&cli.Uint32Flag{Name: "height", Usage: "Height of the state to reset to", Required: true}),
+				Action: notAvailableDB("db reset", e),
+			},
+			{
 				Name:      "restore",
 				Usage:     "Restore blocks from a file",
 				UsageText: "n3d db restore [-i file] [-c count] [--dump dir] [--config-path dir] [-p|-m|-t] [--config-file file]",
@@ -78,6 +96,16 @@ func dbCommand(e *env) *cli.Command {
 				},
 			},
 		},
+	}
+}
+
+// notAvailableDB is the action of the neo-go db verbs n3d does not provide
+// yet: flags and configuration are still checked, then it fails.
+func notAvailableDB(name string, e *env) cli.ActionFunc {
+	return func(ctx context.Context, cmd *cli.Command) error {
+		return withConfig(ctx, cmd, e, func(context.Context, config.Config, *zap.Logger) error {
+			return fmt.Errorf("%s: %w", name, errNotAvailable)
+		})
 	}
 }
 

@@ -221,6 +221,8 @@ func TestDBCommandsNotAvailable(t *testing.T) {
 	for _, args := range [][]string{
 		{"db", "dump", "--config-path", dir, "--unittest", "-o", "x.acc", "-s", "1", "-c", "2", "--non-incremental"},
 		{"db", "restore", "--config-path", dir, "--unittest", "-i", "x.acc", "-c", "2", "--dump", "dumps"},
+		{"db", "dump-bin", "--config-path", dir, "--unittest", "-o", "blocks"},
+		{"db", "reset", "--config-path", dir, "--unittest", "--height", "5"},
 	} {
 		code, _, stderr := runCLI(t, args...)
 		require.Equal(t, 1, code, "a missing feature must not report success")
@@ -230,6 +232,9 @@ func TestDBCommandsNotAvailable(t *testing.T) {
 	code, _, stderr := runCLI(t, "db", "dump", "--config-path", dir, "--unittest", "-c", "-1")
 	require.Equal(t, 1, code)
 	require.Contains(t, stderr, `invalid value "-1" for flag -c`)
+	code, _, stderr = runCLI(t, "db", "reset", "--config-path", dir, "--unittest")
+	require.Equal(t, 1, code)
+	require.Contains(t, stderr, "height")
 	code, _, stderr = runCLI(t, "db", "restore", "--config-file", filepath.Join(dir, "nope.yml"))
 	require.Equal(t, 1, code)
 	require.Contains(t, stderr, "nope.yml")
