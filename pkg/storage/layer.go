@@ -20,8 +20,11 @@ var indexMinKeys = 512
 //
 // Large layers get a sorted index of their keys (puts ∪ dels) on their
 // first Seek, so later Seeks cost O(log n + keys in range) instead of a
-// scan of the maps. A key never leaves that union, so once built the index
-// only needs the keys added since (added), merged in at the next Seek.
+// scan of the maps. In a cache layer a key never leaves that union, so once
+// built the index only needs the keys added since (added), merged in at the
+// next Seek. MemoryStore also removes keys (remove); the index then keeps
+// stale entries, skipped by Seek and dropped by a rebuild once they
+// outnumber the live keys.
 type layer struct {
 	puts map[string][]byte
 	dels map[string]struct{}
@@ -105,6 +108,12 @@ func (l *layer) noteKey(key string) {
 	l.added = append(l.added, key)
 }
 
+// remove drops key from puts (MemoryStore's delete, which keeps no
+// deletion marker).
+func (l *layer) remove(key string) {
+	delete(l.puts, key)
+}
+
 // reset empties the layer, keeping its maps' memory for reuse.
 func (l *layer) reset() {
 	clear(l.puts)
@@ -137,6 +146,7 @@ func (l *layer) collect(ents []entry, lo, hi []byte, rank int) []entry {
 	if l.len() >= indexMinKeys {
 		return l.collectIndexed(ents, lo, hi, rank)
 	}
+	l.dropIndex()
 	for k, v := range l.puts {
 		if kv.InRange(k, lo, hi) {
 			ents = append(ents, entry{key: k, val: v, rank: rank})
@@ -180,6 +190,9 @@ func boundsOf(rng SeekRange) (lo, hi []byte) { return kv.Bounds(rng) }
 func (l *layer) collectIndexed(ents []entry, lo, hi []byte, rank int) []entry {
 	l.idxMu.Lock()
 	defer l.idxMu.Unlock()
+	if l.indexed && len(l.sorted)+len(l.added) > 2*l.len()+indexMinKeys {
+		l.indexed, l.added = false, l.added[:0] // too many removed keys: rebuild
+	}
 	if !l.indexed {
 		l.sorted = make([]string, 0, l.len())
 		for k := range l.puts {
@@ -203,11 +216,23 @@ func (l *layer) collectIndexed(ents []entry, lo, hi []byte, rank int) []entry {
 		}
 		if v, ok := l.puts[k]; ok {
 			ents = append(ents, entry{key: k, val: v, rank: rank})
-		} else {
+		} else if _, ok := l.dels[k]; ok {
 			ents = append(ents, entry{key: k, del: true, rank: rank})
 		}
+		// Otherwise k was removed (MemoryStore) and is skipped; a key
+		// removed and put again may be listed twice, sortEntries dedupes.
 	}
 	return ents
+}
+
+// dropIndex forgets the index of a layer that shrank below indexMinKeys
+// (MemoryStore), so put stops tracking added keys.
+func (l *layer) dropIndex() {
+	l.idxMu.Lock()
+	if l.indexed {
+		l.indexed, l.sorted, l.added = false, nil, nil
+	}
+	l.idxMu.Unlock()
 }
 
 // mergeSorted appends the merge of sorted a and b to dst.

@@ -160,8 +160,11 @@ func (s *MemCachedStore) Persist() (int, error) {
 	if err := s.takeFlushErrLocked(); err != nil {
 		return 0, err
 	}
-	for len(s.pending) >= s.maxPending && s.flushErr == nil {
+	for len(s.pending) >= s.maxPending && s.flushErr == nil && !s.closed {
 		s.idle.Wait()
+	}
+	if s.closed {
+		return 0, ErrClosed
 	}
 	if err := s.takeFlushErrLocked(); err != nil {
 		return 0, err
@@ -288,5 +291,6 @@ func (s *MemCachedStore) Close() error {
 	_, perr := s.persistSyncLocked()
 	s.closed = true
 	s.mem, s.pending = new(layer), nil
+	s.idle.Broadcast() // wake Persist calls waiting for room
 	return errors.Join(perr, s.lower.Close())
 }

@@ -52,6 +52,9 @@ func (f *faultStore) PutChangeSet(puts map[string][]byte, dels map[string]struct
 	return f.Store.PutChangeSet(puts, dels)
 }
 
+// Close keeps the inner store open so tests can inspect what was flushed.
+func (f *faultStore) Close() error { return nil }
+
 func (f *faultStore) Seek(rng SeekRange, fn func(k, v []byte) bool) error {
 	f.mu.Lock()
 	err := f.seekErr
@@ -429,4 +432,35 @@ func TestLayerIndexConcurrentSeeks(t *testing.T) {
 		}
 	}
 	require.NoError(t, s.Close())
+}
+
+func TestMemCachedCloseWakesWaitingPersist(t *testing.T) {
+	lower := newFaultStore()
+	gate := make(chan struct{})
+	lower.set(func(f *faultStore) { f.gate, f.entered = gate, make(chan struct{}, 8) })
+	s := NewMemCachedStore(lower)
+	for i := range DefaultMaxPending {
+		require.NoError(t, s.Put([]byte{byte('a' + i)}, nil))
+		_, err := s.Persist()
+		require.NoError(t, err)
+	}
+	<-lower.entered
+	require.NoError(t, s.Put([]byte("z"), nil))
+	waiting := make(chan error, 1)
+	go func() {
+		_, err := s.Persist()
+		waiting <- err
+	}()
+	closed := make(chan error, 1)
+	go func() { closed <- s.Close() }()
+	time.Sleep(20 * time.Millisecond)
+	close(gate)
+	require.NoError(t, <-closed)
+	err := <-waiting
+	if err != nil {
+		require.ErrorIs(t, err, ErrClosed, "a Persist racing Close either ran first or sees ErrClosed")
+	}
+	for _, k := range []string{"a", "b", "z"} {
+		mustGet(t, lower.Store, k)
+	}
 }

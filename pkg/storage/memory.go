@@ -1,8 +1,6 @@
 package storage
 
 import (
-	"slices"
-	"strings"
 	"sync"
 
 	"github.com/n3d-io/n3d/pkg/storage/internal/kv"
@@ -10,25 +8,25 @@ import (
 
 // MemoryStore is a Store kept in a Go map; it is the "inmemory" database
 // type and the reference model of the tests. It is safe for concurrent use.
-// Seek sorts the matching keys on each call, so it costs O(n log n) in the
-// number of keys in range plus O(n) over the whole map.
+// Small stores are sorted on each Seek; large ones keep a sorted key index
+// (see layer), so a Seek costs O(log n + keys in range) once built.
 type MemoryStore struct {
 	mu     sync.RWMutex
-	m      map[string][]byte // guarded by mu
-	closed bool              // guarded by mu
+	l      layer // only puts is used; guarded by mu (its index by idxMu)
+	closed bool  // guarded by mu
 }
 
 var _ Store = (*MemoryStore)(nil)
 
 // NewMemoryStore returns an empty MemoryStore.
 func NewMemoryStore() *MemoryStore {
-	return &MemoryStore{m: make(map[string][]byte)}
+	return &MemoryStore{l: layer{puts: make(map[string][]byte)}}
 }
 
 // Get implements Store. The returned slice is shared: do not modify it.
 func (s *MemoryStore) Get(key []byte) ([]byte, error) {
 	s.mu.RLock()
-	v, ok := s.m[string(key)]
+	v, ok := s.l.puts[string(key)]
 	closed := s.closed
 	s.mu.RUnlock()
 	switch {
@@ -45,15 +43,12 @@ func (s *MemoryStore) Put(key, value []byte) error {
 	if len(key) == 0 {
 		return ErrEmptyKey
 	}
-	if value == nil {
-		value = []byte{}
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
 		return ErrClosed
 	}
-	s.m[string(key)] = value
+	s.l.put(string(key), value)
 	return nil
 }
 
@@ -64,16 +59,14 @@ func (s *MemoryStore) Delete(key []byte) error {
 	if s.closed {
 		return ErrClosed
 	}
-	delete(s.m, string(key))
+	s.l.remove(string(key))
 	return nil
 }
 
 // PutChangeSet implements Store; values are kept, not copied.
 func (s *MemoryStore) PutChangeSet(puts map[string][]byte, dels map[string]struct{}) error {
-	for k := range puts {
-		if len(k) == 0 {
-			return ErrEmptyKey
-		}
+	if err := checkKeys(puts); err != nil {
+		return err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -81,13 +74,10 @@ func (s *MemoryStore) PutChangeSet(puts map[string][]byte, dels map[string]struc
 		return ErrClosed
 	}
 	for k := range dels {
-		delete(s.m, k)
+		s.l.remove(k)
 	}
 	for k, v := range puts {
-		if v == nil {
-			v = []byte{}
-		}
-		s.m[k] = v
+		s.l.put(k, v)
 	}
 	return nil
 }
@@ -101,19 +91,10 @@ func (s *MemoryStore) Seek(rng SeekRange, fn func(k, v []byte) bool) error {
 		s.mu.RUnlock()
 		return ErrClosed
 	}
-	var ents []entry
-	for k, v := range s.m {
-		if kv.InRange(k, lo, hi) {
-			ents = append(ents, entry{key: k, val: v})
-		}
-	}
+	ents := s.l.collect(nil, lo, hi, 0)
 	s.mu.RUnlock()
-	slices.SortFunc(ents, func(a, b entry) int { return strings.Compare(a.key, b.key) })
-	if rng.Backwards {
-		slices.Reverse(ents)
-	}
 	var kbuf []byte
-	for _, e := range ents {
+	for _, e := range sortEntries(ents, rng.Backwards) {
 		kbuf = append(kbuf[:0], e.key...)
 		if !fn(kbuf, e.val) {
 			break
@@ -130,7 +111,7 @@ func (s *MemoryStore) Close() error {
 		return ErrClosed
 	}
 	s.closed = true
-	s.m = nil
+	s.l = layer{}
 	return nil
 }
 
@@ -138,5 +119,5 @@ func (s *MemoryStore) Close() error {
 func (s *MemoryStore) Len() int {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return len(s.m)
+	return len(s.l.puts)
 }
