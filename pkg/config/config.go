@@ -124,37 +124,40 @@ func Load(dir, network, relativePath string) (Config, error) {
 // "embedded:<name>" when the file is missing and an embedded copy serves it,
 // or an error wrapping ErrNotFound.
 func Source(path string) (string, error) {
+	net, err := locate(path)
+	if err != nil {
+		return "", err
+	}
+	if net != "" {
+		return "embedded:" + FileName(net), nil
+	}
+	return path, nil
+}
+
+// locate returns "" when path exists on disk, the network whose embedded
+// config replaces a missing path under DefaultConfigPath, or an error.
+func locate(path string) (string, error) {
 	_, err := os.Stat(path)
 	if err == nil {
-		return path, nil
+		return "", nil
 	}
 	if !errors.Is(err, fs.ErrNotExist) {
 		return "", fmt.Errorf("config %s: %w", path, err)
 	}
-	if net, ok := embeddedNetwork(path); ok {
-		return "embedded:" + FileName(net), nil
+	for net := range embeddedConfigs {
+		if filepath.Clean(path) == filepath.Join(DefaultConfigPath, FileName(net)) {
+			return net, nil
+		}
 	}
 	return "", fmt.Errorf("%w: %s does not exist and no embedded config matches it", ErrNotFound, path)
 }
 
-// embeddedNetwork maps a missing path under DefaultConfigPath to the network
-// whose embedded config replaces it.
-func embeddedNetwork(path string) (string, bool) {
-	for net := range embeddedConfigs {
-		if filepath.Clean(path) == filepath.Join(DefaultConfigPath, FileName(net)) {
-			return net, true
-		}
-	}
-	return "", false
-}
-
 func readConfig(path string) ([]byte, error) {
-	src, err := Source(path)
+	net, err := locate(path)
 	if err != nil {
 		return nil, err
 	}
-	if src != path {
-		net, _ := embeddedNetwork(path) // Source found it
+	if net != "" {
 		return embeddedConfigs[net], nil
 	}
 	f, err := os.Open(path)
