@@ -1,0 +1,180 @@
+package interop
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/n3d-io/n3d/pkg/core/dao"
+	"github.com/n3d-io/n3d/pkg/core/state"
+	"github.com/n3d-io/n3d/pkg/smartcontract"
+	"github.com/n3d-io/n3d/pkg/smartcontract/callflag"
+	"github.com/n3d-io/n3d/pkg/smartcontract/manifest"
+	"github.com/n3d-io/n3d/pkg/util"
+	"github.com/n3d-io/n3d/pkg/vm"
+	"github.com/n3d-io/n3d/pkg/vm/stackitem"
+)
+
+// ContextState is what the interop layer keeps per loaded script (the
+// reference ExecutionContextState). It is attached to the vm.Context with
+// SetData and shared with the frames CALL creates.
+type ContextState struct {
+	// CallFlags are the rights of the context.
+	CallFlags callflag.CallFlag
+	// Contract is the executing contract; nil for dynamic scripts.
+	Contract *state.Contract
+	// Calling is the context that loaded this one (nil for the entry).
+	Calling *vm.Context
+	// NativeCaller is the native contract that called this context through
+	// CallFromNative (zero when HasNativeCaller is false).
+	NativeCaller    util.Uint160
+	HasNativeCaller bool
+	// IsDynamicCall is set for System.Contract.Call and
+	// System.Runtime.LoadScript contexts (one return value, Null if none).
+	IsDynamicCall bool
+
+	notificationCount int
+	callerDepth       int      // caller's stack size when a dynamic call started
+	layer             *dao.DAO // this context's private DAO, nil: shares the parent's
+	parentDAO         *dao.DAO
+	onUnloaded        func(ic *Context) error // CallFromNative continuation
+}
+
+// StateOf returns the interop state of ctx (entry contexts loaded without
+// state get CallFlags All, as in the reference).
+func StateOf(ctx *vm.Context) *ContextState {
+	if st, ok := ctx.Data().(*ContextState); ok {
+		return st
+	}
+	st := &ContextState{CallFlags: callflag.All}
+	ctx.SetData(st)
+	return st
+}
+
+// current returns the state of the current context.
+func (ic *Context) current() *ContextState { return StateOf(ic.vm.Context()) }
+
+// checkFlags is the reference ValidateCallFlags.
+func (ic *Context) checkFlags(required callflag.CallFlag) error {
+	if have := ic.current().CallFlags; !have.Has(required) {
+		return fmt.Errorf("%w: have %s, need %s", ErrMissingFlags, have, required)
+	}
+	return nil
+}
+
+// LoadScript loads script as a new context with flags and the given return
+// count (-1: any) and position, the reference LoadScript: the entry script
+// of a transaction (callflag.All), a verification script (ReadOnly) or an
+// invocation script (None). The first context loaded is the entry context.
+func (ic *Context) LoadScript(script []byte, flags callflag.CallFlag, rvcount, ip int) (*vm.Context, error) {
+	return ic.load(script, rvcount, ip, &ContextState{CallFlags: flags}, util.Uint160{}, false)
+}
+
+// load creates the context, attaches st, gives it its own DAO layer when it
+// is called by another context and may write, and records the invocation.
+func (ic *Context) load(script []byte, rvcount, ip int, st *ContextState, h util.Uint160, hashSet bool) (*vm.Context, error) {
+	calling := ic.vm.Context()
+	ctx, err := ic.vm.LoadScriptWithRetCount(script, rvcount, ip)
+	if err != nil {
+		return nil, fmt.Errorf("interop: load script: %w", err)
+	}
+	if hashSet {
+		ctx.SetScriptHash(h)
+	}
+	ctx.SetData(st)
+	if calling != nil && st.CallFlags.Has(callflag.WriteStates) {
+		st.parentDAO = ic.dao
+		st.layer = ic.dao.Private()
+		ic.dao = st.layer
+	}
+	sh := ctx.ScriptHash()
+	if _, ok := ic.invocations[sh]; !ok {
+		ic.invocations[sh] = 1
+	}
+	return ctx, nil
+}
+
+// methodInit is the method run before any other of a contract.
+const methodInit = "_initialize"
+
+// cloner is the VM API the reference uses to run _initialize in the frame
+// of a contract call (ExecutionContext.Clone).
+type cloner interface {
+	Clone(ip int) *vm.Context
+}
+
+// LoadContract loads method md of contract c with flags (the reference
+// LoadContract): its return count follows the method's return type and its
+// _initialize method, if any, runs first in a frame sharing its statics.
+func (ic *Context) LoadContract(c *state.Contract, md *manifest.Method, flags callflag.CallFlag) (*vm.Context, error) {
+	rv := 1
+	if md.ReturnType == smartcontract.VoidType {
+		rv = 0
+	}
+	st := &ContextState{CallFlags: flags, Contract: c}
+	ctx, err := ic.load(c.NEF.Script, rv, md.Offset, st, c.Hash, true)
+	if err != nil {
+		return nil, err
+	}
+	if init := c.Manifest.ABI.GetMethod(methodInit, 0); init != nil {
+		cl, ok := any(ctx).(cloner)
+		if !ok {
+			return nil, fmt.Errorf("%w: vm.Context.Clone for _initialize of %s", ErrNoVMSupport, c.Hash)
+		}
+		if err := ic.vm.LoadContext(cl.Clone(init.Offset)); err != nil {
+			return nil, fmt.Errorf("interop: load _initialize: %w", err)
+		}
+	}
+	return ctx, nil
+}
+
+// contextUnloaded is the reference ContextUnloaded: when a script (not a
+// CALL frame of it) returns, its DAO layer is committed and its
+// notification count passed up, a dynamic call gets exactly one result;
+// when an exception unwinds it, its layer and notifications are dropped.
+func (ic *Context) contextUnloaded(v *vm.VM, ctx *vm.Context) {
+	cur := v.Context()
+	if cur != nil && cur.ScriptRef() == ctx.ScriptRef() {
+		return
+	}
+	st := StateOf(ctx)
+	if err := ic.finishContext(v, ctx, cur, st); err != nil {
+		ic.fault(err)
+	}
+}
+
+func (ic *Context) finishContext(v *vm.VM, ctx, cur *vm.Context, st *ContextState) error {
+	ok := v.UncaughtException() == nil
+	if st.layer != nil {
+		ic.dao = st.parentDAO
+		if ok {
+			if err := st.layer.Persist(); err != nil {
+				return err
+			}
+		}
+	}
+	if !ok {
+		if n := st.notificationCount; n > 0 {
+			ic.notifications = ic.notifications[:len(ic.notifications)-n]
+		}
+		if st.onUnloaded != nil {
+			return errors.New("interop: unhandled exception in a contract called by a native contract")
+		}
+		return nil
+	}
+	if cur != nil {
+		StateOf(cur).notificationCount += st.notificationCount
+		if st.IsDynamicCall {
+			// The VM has moved the results onto the caller's stack.
+			switch n := cur.Estack().Len() - st.callerDepth; {
+			case n == 0:
+				cur.Estack().Push(stackitem.Null{})
+			case n > 1:
+				return errors.New("interop: multiple return values are not allowed in cross-contract calls")
+			}
+		}
+	}
+	if st.onUnloaded != nil {
+		return st.onUnloaded(ic)
+	}
+	return nil
+}
