@@ -260,7 +260,7 @@ func createMultisigAccount(ic *Context) error {
 	return nil
 }
 
-func nativeOnPersist(ic *Context) error  { return ic.persistNatives(trigger.OnPersist) }
+func nativeOnPersist(ic *Context) error   { return ic.persistNatives(trigger.OnPersist) }
 func nativePostPersist(ic *Context) error { return ic.persistNatives(trigger.PostPersist) }
 
 func (ic *Context) persistNatives(t trigger.Type) error {
