@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/n3d-io/n3d/pkg/storage"
+	"github.com/n3d-io/n3d/pkg/util"
 	"github.com/stretchr/testify/require"
 )
 
@@ -53,11 +54,11 @@ var benchStores = []struct {
 	{"memcached", func() Store { return storage.NewMemCachedStore(storage.NewMemoryStore()) }},
 }
 
-func benchTrie(b *testing.B, keys [][]byte) (*Trie, Store) {
+func benchTrie(b testing.TB, keys [][]byte) (*Trie, Store) {
 	return benchTrieOn(b, storage.NewMemCachedStore(storage.NewMemoryStore()), keys)
 }
 
-func benchTrieOn(b *testing.B, s Store, keys [][]byte) (*Trie, Store) {
+func benchTrieOn(b testing.TB, s Store, keys [][]byte) (*Trie, Store) {
 	tr, err := New([32]byte{}, Config{
 		Store:      s,
 		Prefix:     3,
@@ -153,11 +154,12 @@ func BenchmarkPutSingle(b *testing.B) {
 	r := rand.New(rand.NewPCG(5, 6))
 	keys := benchKeys(r, 10_000)
 	tr, _ := benchTrie(b, keys)
-	v := benchValue(r)
+	// Two values, swapped on every pass over the keys, so every Put changes.
+	vs := [2][]byte{benchValue(r), benchValue(r)}
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
-		require.NoError(b, tr.Put(keys[i%len(keys)], v))
+		require.NoError(b, tr.Put(keys[i%len(keys)], vs[i/len(keys)%2]))
 		require.NoError(b, tr.Flush(uint32(i)))
 		i++
 	}
@@ -200,4 +202,18 @@ func BenchmarkGetFromStore(b *testing.B) {
 		}
 		i++
 	}
+}
+
+// neoGoBenchRoot is the root neo-go v0.111.0's mpt computes for the 10k-key
+// state of benchTrie(benchKeys(PCG(7, 8), 10000)) (see
+// docs/benchmarks-mpt.md for the side-by-side harness).
+const neoGoBenchRoot = "0x89308003217b365938dbde27201353844e7a0a1dd647a9d8ae52ff6dd62656e0"
+
+// TestBenchDataRootMatchesNeoGo cross-checks the trie against the reference
+// on a larger state than the conformance chains have.
+func TestBenchDataRootMatchesNeoGo(t *testing.T) {
+	tr, _ := benchTrieOn(t, benchStore{}, benchKeys(rand.New(rand.NewPCG(7, 8)), 10_000))
+	want, err := util.Uint256DecodeStringBE(neoGoBenchRoot)
+	require.NoError(t, err)
+	require.Equal(t, want, tr.StateRoot())
 }

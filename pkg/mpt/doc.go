@@ -44,10 +44,12 @@ loses a reference; each node written by Flush gains one. ModeLatest deletes a
 node at zero, ModeGC marks it inactive with the block index and leaves it to
 a sweep (Collectible), so recent old roots stay readable.
 
-# Proofs and state synchronisation
+# Reading, proofs and state synchronisation
 
-GetProof returns the encodings from the root to the key's leaf; VerifyProof
-checks them against a root. A Restorer rebuilds a trie of a known root from
+Get reads one key, Find lists a key range in order (the findstates RPC);
+both work on a trie opened at any root still in the store. GetProof returns
+the encodings from the root to the key's leaf; VerifyProof checks them
+against a root. ReadNode serves a node by hash to a synchronising peer. A Restorer rebuilds a trie of a known root from
 nodes fetched by hash in any order: it reports the missing hashes, checks and
 stores each node it is given (with the same reference counts Flush would
 write), and hands every leaf to the caller to fill the contract storage.
