@@ -10,6 +10,7 @@ import (
 
 	"github.com/n3d-io/n3d/pkg/storage/internal/kv"
 	"github.com/stretchr/testify/require"
+	bolt "go.etcd.io/bbolt"
 )
 
 func open(t *testing.T) *Store {
@@ -92,4 +93,26 @@ func TestSeekResumeAfterConcurrentDelete(t *testing.T) {
 		}))
 		require.NoError(t, s.PutChangeSet(puts, nil))
 	}
+}
+
+func TestReadOnlyWithoutBucket(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "raw.bolt")
+	db, err := bolt.Open(file, 0o600, nil)
+	require.NoError(t, err)
+	require.NoError(t, db.Close())
+	_, err = Open(Options{FilePath: file, ReadOnly: true})
+	require.ErrorIs(t, err, ErrNoBucket)
+}
+
+func TestPutChangeSetTooLargeKeyIsAtomic(t *testing.T) {
+	s := open(t)
+	huge := string(make([]byte, bolt.MaxKeySize+1))
+	huge = "\x70" + huge[1:]
+	err := s.PutChangeSet(map[string][]byte{"\x70ok": {1}, huge: {2}}, map[string]struct{}{string(kv.MarkerKey): {}})
+	require.Error(t, err)
+	_, err = s.Get([]byte("\x70ok"))
+	require.ErrorIs(t, err, kv.ErrKeyNotFound, "nothing of a failed changeset is applied")
+	_, err = s.Get(kv.MarkerKey)
+	require.NoError(t, err, "nor its deletions")
+	require.Error(t, s.Put([]byte(huge), nil))
 }

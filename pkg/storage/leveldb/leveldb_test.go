@@ -1,6 +1,8 @@
 package leveldb
 
 import (
+	"bytes"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -29,4 +31,20 @@ func TestMarkerWritten(t *testing.T) {
 	require.Equal(t, kv.Marker{Version: kv.FormatVersion, Backend: BackendName}, m)
 	require.ErrorIs(t, s.Put(nil, []byte{1}), kv.ErrEmptyKey)
 	require.ErrorIs(t, s.PutChangeSet(map[string][]byte{"": nil}, nil), kv.ErrEmptyKey)
+}
+
+func TestOpenCorrupted(t *testing.T) {
+	dir := t.TempDir()
+	s, err := Open(Options{DataDirectoryPath: dir})
+	require.NoError(t, err)
+	require.NoError(t, s.Put([]byte{0x70, 1}, []byte{1}))
+	require.NoError(t, s.Close())
+	manifests, err := filepath.Glob(filepath.Join(dir, "MANIFEST-*"))
+	require.NoError(t, err)
+	require.NotEmpty(t, manifests)
+	for _, m := range manifests {
+		require.NoError(t, os.WriteFile(m, bytes.Repeat([]byte{0xa5}, 4096), 0o644))
+	}
+	_, err = Open(Options{DataDirectoryPath: dir})
+	require.ErrorIs(t, err, kv.ErrCorrupted)
 }
