@@ -13,6 +13,7 @@ require (
 	github.com/mr-tron/base58 v1.3.0 // indirect
 	github.com/nspcc-dev/dbft v0.4.0 // indirect
 	github.com/prometheus/client_golang v1.25.0 // indirect
+	github.com/rivo/uniseg v0.4.7 // indirect
 	github.com/stretchr/testify v1.12.1 // indirect
 	github.com/syndtr/goleveldb v1.0.1-0.20210305035536-64b5b1c73954 // indirect
 	github.com/urfave/cli/v3 v3.14.0 // indirect

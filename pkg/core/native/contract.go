@@ -1,0 +1,224 @@
+package native
+
+import (
+	"fmt"
+
+	"github.com/n3d-io/n3d/pkg/core/interop"
+	"github.com/n3d-io/n3d/pkg/protocol"
+	"github.com/n3d-io/n3d/pkg/smartcontract"
+	"github.com/n3d-io/n3d/pkg/smartcontract/callflag"
+	"github.com/n3d-io/n3d/pkg/util"
+	"github.com/n3d-io/n3d/pkg/vm"
+	"github.com/n3d-io/n3d/pkg/vm/stackitem"
+)
+
+// Handler implements a native method. args holds the method's arguments,
+// first parameter first; a nil result pushes nothing (Void methods). An
+// error FAULTs the calling script.
+type Handler func(ic *interop.Context, args []stackitem.Item) (stackitem.Item, error)
+
+// Contract is a native contract implementation. A new native needs a
+// ContractMD built with NewContractMD/AddMethod/AddEvent/Seal and these
+// four methods.
+type Contract interface {
+	// Metadata returns the sealed description of the contract.
+	Metadata() *ContractMD
+	// Initialize runs in the OnPersist of the block that deploys the
+	// contract (hf = its ActiveIn, HFDefault for genesis contracts) and of
+	// each block where one of its update hardforks activates (hf = that
+	// hardfork), after the contract state was written and before the
+	// Deploy/Update notification.
+	Initialize(ic *interop.Context, hf protocol.Hardfork) error
+	// OnPersist and PostPersist are the block hooks; they run only while
+	// the contract is active.
+	OnPersist(ic *interop.Context) error
+	PostPersist(ic *interop.Context) error
+}
+
+// Hardforks answers hardfork questions from the configuration.
+type Hardforks interface {
+	Enabled(hf protocol.Hardfork, height uint32) bool
+	HardforksActivatingAt(height uint32) []protocol.Hardfork
+}
+
+// Registry is the set of native contracts of a chain in the reference's
+// order. It implements interop.Natives.
+type Registry struct {
+	hfs     Hardforks
+	list    []interop.NativeContract
+	byHash  map[util.Uint160]*entry
+	entries []*entry
+}
+
+var _ interop.Natives = (*Registry)(nil)
+
+// entry adapts a Contract to interop.NativeContract.
+type entry struct {
+	c   Contract
+	md  *ContractMD
+	reg *Registry
+}
+
+var _ interop.NativeContract = (*entry)(nil)
+
+// NewRegistry returns a registry of cs (in the reference's order).
+func NewRegistry(hfs Hardforks, cs ...Contract) *Registry {
+	r := &Registry{hfs: hfs, byHash: make(map[util.Uint160]*entry, len(cs))}
+	for _, c := range cs {
+		e := &entry{c: c, md: c.Metadata(), reg: r}
+		r.entries = append(r.entries, e)
+		r.list = append(r.list, e)
+		r.byHash[e.md.Hash] = e
+	}
+	return r
+}
+
+// ByHash implements interop.Natives.
+func (r *Registry) ByHash(h util.Uint160) interop.NativeContract {
+	if e, ok := r.byHash[h]; ok {
+		return e
+	}
+	return nil
+}
+
+// List implements interop.Natives.
+func (r *Registry) List() []interop.NativeContract { return r.list }
+
+// Contracts returns the contracts in order.
+func (r *Registry) Contracts() []Contract {
+	out := make([]Contract, len(r.entries))
+	for i, e := range r.entries {
+		out[i] = e.c
+	}
+	return out
+}
+
+// IsNative reports whether h is the hash of a native contract (active or
+// not).
+func (r *Registry) IsNative(h util.Uint160) bool {
+	_, ok := r.byHash[h]
+	return ok
+}
+
+// LatestHardfork returns the latest hardfork enabled at height (HFDefault
+// if none).
+func (r *Registry) LatestHardfork(height uint32) protocol.Hardfork {
+	latest := protocol.HFDefault
+	for _, hf := range protocol.Hardforks() {
+		if !r.hfs.Enabled(hf, height) {
+			break
+		}
+		latest = hf
+	}
+	return latest
+}
+
+// latestEnabled is LatestHardfork for the context's persisting block.
+func latestEnabled(ic *interop.Context) protocol.Hardfork {
+	latest := protocol.HFDefault
+	for _, hf := range protocol.Hardforks() {
+		if !ic.IsHardforkEnabled(hf) {
+			break
+		}
+		latest = hf
+	}
+	return latest
+}
+
+// Hash implements interop.NativeContract.
+func (e *entry) Hash() util.Uint160 { return e.md.Hash }
+
+// IsActive implements interop.NativeContract.
+func (e *entry) IsActive(_ *interop.Context, height uint32) bool {
+	return e.isActiveAt(height)
+}
+
+func (e *entry) isActiveAt(height uint32) bool {
+	return e.md.ActiveIn == protocol.HFDefault || e.reg.hfs.Enabled(e.md.ActiveIn, height)
+}
+
+// activeForBlock reports whether the contract runs its hooks for the
+// persisting block.
+func (e *entry) activeForBlock(ic *interop.Context) bool {
+	return e.md.ActiveIn == protocol.HFDefault || ic.IsHardforkEnabled(e.md.ActiveIn)
+}
+
+// OnPersist implements interop.NativeContract.
+func (e *entry) OnPersist(ic *interop.Context) error {
+	if !e.activeForBlock(ic) {
+		return nil
+	}
+	return e.c.OnPersist(ic)
+}
+
+// PostPersist implements interop.NativeContract.
+func (e *entry) PostPersist(ic *interop.Context) error {
+	if !e.activeForBlock(ic) {
+		return nil
+	}
+	return e.c.PostPersist(ic)
+}
+
+// Invoke implements interop.NativeContract: the reference
+// NativeContract.Invoke.
+func (e *entry) Invoke(ic *interop.Context, version byte) error {
+	if version != 0 {
+		return fmt.Errorf("%w: %s version %d", ErrNotActive, e.md.Name, version)
+	}
+	if e.md.ActiveIn != protocol.HFDefault {
+		_, h, err := ic.DAO().GetCurrentBlock()
+		if err != nil || !e.isActiveAt(h) {
+			return fmt.Errorf("%w: %s", ErrNotActive, e.md.Name)
+		}
+	}
+	snap := e.md.Snapshot(latestEnabled(ic))
+	if snap == nil {
+		return fmt.Errorf("%w: %s", ErrNotActive, e.md.Name)
+	}
+	ctx := ic.VM().Context()
+	m, ok := snap.MethodByIP(ctx.IP())
+	if !ok {
+		return fmt.Errorf("%w: %s at %d", ErrUnknownMethod, e.md.Name, ctx.IP())
+	}
+	req := m.Flags
+	if e.md.ID == ManagementID && !ic.IsHardforkEnabled(protocol.HFAspidochelone) &&
+		(m.Name == "deploy" || m.Name == "update") {
+		req &= callflag.States | callflag.AllowNotify
+	}
+	if have := interop.StateOf(ctx).CallFlags; !have.Has(req) {
+		return fmt.Errorf("%w: %s.%s needs %s, have %s", ErrMissingFlags, e.md.Name, m.Name, req, have)
+	}
+	fee := m.CPUFee*ic.ExecFeeFactor() + m.StorageFee*ic.StoragePrice()*vm.FeeFactor
+	if err := ic.VM().AddPicoGas(fee); err != nil {
+		return fmt.Errorf("%s.%s: %w", e.md.Name, m.Name, err)
+	}
+	est := ctx.Estack()
+	n := len(m.Params)
+	if est.Len() < n {
+		return fmt.Errorf("%w: %s.%s needs %d arguments", ErrInvalidArgument, e.md.Name, m.Name, n)
+	}
+	args := make([]stackitem.Item, n)
+	for i := range args {
+		it, err := est.Peek(i)
+		if err != nil {
+			return err
+		}
+		args[i] = it
+	}
+	res, err := m.Handler(ic, args)
+	if err != nil {
+		return fmt.Errorf("%s.%s: %w", e.md.Name, m.Name, err)
+	}
+	for range n {
+		if _, err := est.Pop(); err != nil {
+			return err
+		}
+	}
+	if m.Return != smartcontract.VoidType {
+		if res == nil {
+			res = stackitem.Null{}
+		}
+		est.Push(res)
+	}
+	return nil
+}
