@@ -451,4 +451,3 @@ func (pc *Policy) setMaxTraceableBlocks(ic *interop.Context, args []stackitem.It
 	}
 	return pc.setValue(ic, []byte{policyMaxTraceableKey}, int64(v))
 }
-

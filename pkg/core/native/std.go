@@ -337,4 +337,3 @@ func stdStrLen(_ *interop.Context, args []stackitem.Item) (stackitem.Item, error
 	}
 	return stackitem.NewInt(int64(strLen(s))), nil
 }
-
