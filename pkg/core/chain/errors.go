@@ -16,6 +16,21 @@ var (
 	ErrHeaderPrevHash = errors.New("chain: previous hash mismatch")
 	// ErrHeaderTimestamp is a timestamp not after the predecessor's.
 	ErrHeaderTimestamp = errors.New("chain: timestamp not increasing")
+	// ErrAlreadyExists is a block or transaction already on chain.
+	ErrAlreadyExists = errors.New("chain: already exists")
+	// ErrBlockIndex is a block that does not follow the current height.
+	ErrBlockIndex = errors.New("chain: unexpected block index")
+	// ErrClosed is a call on a closed chain.
+	ErrClosed = errors.New("chain: closed")
+	// ErrBroken is a chain whose write cache holds a half-added block: it
+	// must be reopened.
+	ErrBroken = errors.New("chain: stopped after a storage failure")
+	// ErrVersion is a database made by another program, network or mode.
+	ErrVersion = errors.New("chain: incompatible database")
+	// ErrNotFound is a block, transaction or record the chain does not have.
+	ErrNotFound = errors.New("chain: not found")
+	// ErrExecution is a block whose OnPersist or PostPersist did not HALT.
+	ErrExecution = errors.New("chain: system script failed")
 	// ErrWitness is a witness that does not verify.
 	ErrWitness = errors.New("chain: witness verification failed")
 )

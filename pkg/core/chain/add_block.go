@@ -1,0 +1,161 @@
+package chain
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+
+	"github.com/n3d-io/n3d/pkg/core/block"
+	"github.com/n3d-io/n3d/pkg/core/dao"
+	"github.com/n3d-io/n3d/pkg/core/state"
+	"github.com/n3d-io/n3d/pkg/mpt"
+	"github.com/n3d-io/n3d/pkg/util"
+	"go.uber.org/zap"
+)
+
+// blockResult holds the application logs of one executed block.
+type blockResult struct {
+	onPersist, postPersist *state.AppExecResult
+	txs                    []*state.AppExecResult // one per transaction
+}
+
+// AddBlock verifies (unless SkipBlockVerification is set), executes and
+// stores b, which must follow the current height. Errors name the block;
+// ErrAlreadyExists means b is on chain already. b must not be modified
+// afterwards.
+func (c *Chain) AddBlock(b *block.Block) error {
+	c.addMu.Lock()
+	defer c.addMu.Unlock()
+	if c.closed.Load() {
+		return ErrClosed
+	}
+	h := c.height.Load()
+	if b.Index <= h {
+		return fmt.Errorf("%w: block %d, height %d", ErrAlreadyExists, b.Index, h)
+	}
+	if b.Index != h+1 {
+		return fmt.Errorf("%w: block %d, expected %d", ErrBlockIndex, b.Index, h+1)
+	}
+	return c.addBlock(b, !c.cfg.Ledger.SkipBlockVerification)
+}
+
+// addBlock runs under addMu.
+func (c *Chain) addBlock(b *block.Block, verify bool) error {
+	if c.broken != nil {
+		return c.broken
+	}
+	if verify {
+		if err := c.verifyBlock(b); err != nil {
+			return blockError(&b.Header, err)
+		}
+	}
+	blockDAO := c.dao.Private()
+	res, err := c.exec.execute(blockDAO, b)
+	if err == nil {
+		err = c.storeLedger(blockDAO, b, res)
+	}
+	if err != nil {
+		return blockError(&b.Header, errors.Join(err, blockDAO.Discard()))
+	}
+	if err := blockDAO.Persist(); err != nil {
+		return blockError(&b.Header, err)
+	}
+	// From here on the write cache holds the block: a failure leaves the
+	// chain unusable until reopened at the last persisted block.
+	root, err := c.persistBlock(b)
+	if err != nil {
+		c.broken = fmt.Errorf("%w: %w", ErrBroken, blockError(&b.Header, err))
+		return c.broken
+	}
+	c.publish(b, res, root)
+	return nil
+}
+
+// verifyBlock checks b against the current tip.
+func (c *Chain) verifyBlock(b *block.Block) error {
+	pico, err := c.exec.execFeeFactor(c.dao)
+	if err != nil {
+		return err
+	}
+	c.mu.RLock()
+	prev := c.mu.tip
+	c.mu.RUnlock()
+	if err := c.hv.verifyHeader(&b.Header, prev, pico); err != nil {
+		return err
+	}
+	return checkBlockLimits(b, c.proto.MaxBlockSize, c.proto.MaxTransactionsPerBlock)
+}
+
+// storeLedger writes the block, its transactions and their logs into the
+// block layer.
+func (c *Chain) storeLedger(d *dao.DAO, b *block.Block, res *blockResult) error {
+	if err := d.StoreAsBlock(b, res.onPersist, res.postPersist); err != nil {
+		return err
+	}
+	for i, tx := range b.Transactions {
+		if err := d.StoreAsTransaction(tx, b.Index, res.txs[i]); err != nil {
+			return err
+		}
+	}
+	if err := d.StoreAsCurrentBlock(b); err != nil {
+		return err
+	}
+	if err := d.PutCurrentHeader(b.Hash(), b.Index); err != nil {
+		return err
+	}
+	if (b.Index+1)%headerBatch == 0 {
+		c.mu.RLock()
+		hashes := append(make([]util.Uint256, 0, headerBatch), c.mu.headers[b.Index+1-headerBatch:]...)
+		c.mu.RUnlock()
+		hashes = append(hashes, b.Hash())
+		if err := d.StoreHeaderHashes(hashes, b.Index+1-headerBatch); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// persistBlock applies the block's storage changes to the state trie,
+// stores the state root and hands the block's cache layer to the
+// background writer.
+func (c *Chain) persistBlock(b *block.Block) (util.Uint256, error) {
+	puts, dels, old := c.rec.take()
+	batch, err := mpt.NewBatch(trieChanges(puts, dels))
+	if err != nil {
+		return util.Uint256{}, err
+	}
+	if err := c.trie.PutBatch(batch); err != nil {
+		return util.Uint256{}, err
+	}
+	if err := c.trie.Flush(b.Index); err != nil {
+		return util.Uint256{}, err
+	}
+	root := c.trie.StateRoot()
+	if err := putStateRoot(c.cache, &StateRoot{Index: b.Index, Root: root}); err != nil {
+		return util.Uint256{}, err
+	}
+	if c.cfg.OnStorageChanges != nil {
+		c.cfg.OnStorageChanges(b.Index, storageChanges(puts, dels, old))
+	}
+	if _, err := c.cache.Persist(); err != nil {
+		return util.Uint256{}, err
+	}
+	for _, tx := range b.Transactions {
+		h := tx.Hash()
+		c.bloom.AddHash(bloomKey(h))
+	}
+	c.mu.Lock()
+	c.mu.headers = append(c.mu.headers, b.Hash())
+	c.mu.tip = &b.Header
+	c.mu.stateRoot = root
+	c.mu.Unlock()
+	c.height.Store(b.Index)
+	if b.Index%1000 == 0 {
+		c.trie.Collapse(10)
+	}
+	c.log.Debug("block added", zap.Uint32("index", b.Index), zap.Int("txs", len(b.Transactions)),
+		zap.Stringer("stateroot", root))
+	return root, nil
+}
+
+func bloomKey(h util.Uint256) uint64 { return binary.LittleEndian.Uint64(h[:8]) }

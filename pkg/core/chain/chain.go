@@ -1,0 +1,254 @@
+package chain
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	bloomfilter "github.com/holiman/bloomfilter/v2"
+	"github.com/n3d-io/n3d/pkg/config"
+	"github.com/n3d-io/n3d/pkg/core/block"
+	"github.com/n3d-io/n3d/pkg/core/dao"
+	"github.com/n3d-io/n3d/pkg/mpt"
+	"github.com/n3d-io/n3d/pkg/storage"
+	"github.com/n3d-io/n3d/pkg/util"
+	"go.uber.org/zap"
+)
+
+// DefaultBloomCapacity is the number of transactions the "is it on
+// chain?" filter is sized for (at a 1% false positive rate).
+const DefaultBloomCapacity = 4 << 20
+
+// headerBatch is the number of header hashes stored per IXHeaderHashList
+// record (neo-go's batch size).
+const headerBatch = 2000
+
+// Config configures a Chain.
+type Config struct {
+	// Protocol is the defaulted and validated protocol configuration.
+	Protocol config.ProtocolConfiguration
+	// Ledger holds the local chain-keeping settings.
+	Ledger config.Ledger
+	// Store is the database; the chain owns it (Close closes it).
+	Store storage.Store
+	// Log receives the chain's log (zap.NewNop when nil).
+	Log *zap.Logger
+	// Natives is the native contract set blocks are executed with.
+	Natives Natives
+	// WitnessVM verifies witnesses the fast path does not handle (optional:
+	// without it such witnesses are rejected).
+	WitnessVM WitnessVM
+	// BloomCapacity sizes the transaction filter (DefaultBloomCapacity
+	// when 0).
+	BloomCapacity int
+	// OnStorageChanges, when set, receives every block's contract storage
+	// changes (neo-go's SaveStorageBatch, used by db restore --dump). It is
+	// called from AddBlock before AddBlock returns.
+	OnStorageChanges func(index uint32, changes []StorageChange)
+
+	// executor replaces the interop-based execution in tests of the
+	// persistence machinery.
+	executor executor
+}
+
+// Chain is the blockchain: it verifies, executes and persists blocks and
+// answers questions about them. AddBlock calls are serialised; reads are
+// safe from any goroutine.
+type Chain struct {
+	cfg   Config
+	proto *config.ProtocolConfiguration
+	log   *zap.Logger
+	store storage.Store
+	cache *storage.MemCachedStore
+	rec   *recorder
+	dao   *dao.DAO // over rec: the block layers are its privates
+	exec  executor
+	hv    headerVerifier
+	bloom *bloomfilter.Filter
+	subs  *notifier
+
+	// addMu serialises AddBlock; trie is only touched under it.
+	addMu sync.Mutex
+	trie  *mpt.Trie
+
+	height atomic.Uint32
+	mu     struct {
+		sync.RWMutex
+		headers   []util.Uint256 // hash of every block by index
+		tip       *block.Header
+		stateRoot util.Uint256
+	}
+	closed atomic.Bool
+	// broken is set (under addMu) when a block failed after reaching the
+	// write cache; every later AddBlock returns it.
+	broken error
+}
+
+// Open opens the chain in cfg.Store: a new store receives the genesis
+// block, an existing one resumes at its last persisted block (after
+// checking that it holds the same network).
+func Open(cfg Config) (*Chain, error) {
+	if cfg.Store == nil {
+		return nil, fmt.Errorf("%w: no store", ErrBadConfig)
+	}
+	if cfg.Log == nil {
+		cfg.Log = zap.NewNop()
+	}
+	if cfg.BloomCapacity <= 0 {
+		cfg.BloomCapacity = DefaultBloomCapacity
+	}
+	c := &Chain{cfg: cfg, proto: &cfg.Protocol, log: cfg.Log, store: cfg.Store, subs: newNotifier()}
+	c.exec = cfg.executor
+	if c.exec == nil {
+		if cfg.Natives == nil {
+			return nil, fmt.Errorf("%w: no native contracts", ErrBadConfig)
+		}
+		c.exec = &interopExecutor{c: c}
+	}
+	c.hv = headerVerifier{magic: uint32(c.proto.Magic), validatorsAt: c.proto.ValidatorsCountAt, vm: cfg.WitnessVM}
+	bloom, err := bloomfilter.NewOptimal(uint64(cfg.BloomCapacity), 0.01)
+	if err != nil {
+		return nil, fmt.Errorf("chain: bloom filter: %w", err)
+	}
+	c.bloom = bloom
+	c.cache = storage.NewMemCachedStore(cfg.Store)
+	c.rec = &recorder{Store: c.cache, track: cfg.OnStorageChanges != nil}
+	c.dao = dao.New(c.rec)
+	if err := c.init(); err != nil {
+		return nil, errors.Join(err, c.cache.Close())
+	}
+	return c, nil
+}
+
+// trieMode is the MPT layout the ledger settings ask for.
+func (c *Chain) trieMode() mpt.Mode {
+	switch {
+	case c.cfg.Ledger.KeepOnlyLatestState:
+		return mpt.ModeLatest
+	case c.cfg.Ledger.RemoveUntraceableBlocks:
+		return mpt.ModeGC
+	}
+	return mpt.ModeAll
+}
+
+func (c *Chain) openTrie(root util.Uint256) (*mpt.Trie, error) {
+	t, err := mpt.New(root, mpt.Config{Store: c.cache, Prefix: byte(storage.DataMPT), Mode: c.trieMode(),
+		IsNotFound: func(err error) bool { return errors.Is(err, storage.ErrKeyNotFound) }})
+	if err != nil {
+		return nil, fmt.Errorf("chain: state trie: %w", err)
+	}
+	return t, nil
+}
+
+// init creates the genesis state or loads the persisted one.
+func (c *Chain) init() error {
+	g, err := GenesisBlock(c.proto)
+	if err != nil {
+		return err
+	}
+	if err := c.checkVersion(); err != nil {
+		return err
+	}
+	_, height, err := c.dao.GetCurrentBlock()
+	switch {
+	case dao.IsNotFound(err):
+		if c.trie, err = c.openTrie(util.Uint256{}); err != nil {
+			return err
+		}
+		if err := c.putVersion(); err != nil {
+			return err
+		}
+		if err := c.addBlock(g, false); err != nil {
+			return fmt.Errorf("chain: genesis: %w", err)
+		}
+		return nil
+	case err != nil:
+		return fmt.Errorf("chain: current block: %w", err)
+	}
+	return c.load(g, height)
+}
+
+// load restores the in-memory state of a persisted chain at height.
+func (c *Chain) load(g *block.Block, height uint32) error {
+	hashes, err := c.loadHeaderHashes(height)
+	if err != nil {
+		return err
+	}
+	if hashes[0] != g.Hash() {
+		return fmt.Errorf("%w: the database holds genesis %s, the configuration makes %s",
+			ErrBadConfig, hashes[0].String(), g.Hash().String())
+	}
+	tip, err := c.dao.GetTrimmedBlock(hashes[height])
+	if err != nil {
+		return fmt.Errorf("chain: block %d: %w", height, err)
+	}
+	sr, err := getStateRoot(c.cache, height)
+	if err != nil {
+		return err
+	}
+	if c.trie, err = c.openTrie(sr.Root); err != nil {
+		return err
+	}
+	if err := c.fillBloom(); err != nil {
+		return err
+	}
+	c.mu.headers = hashes
+	c.mu.tip = &tip.Header
+	c.mu.stateRoot = sr.Root
+	c.height.Store(height)
+	c.log.Info("chain loaded", zap.Uint32("height", height), zap.Stringer("hash", hashes[height]),
+		zap.Stringer("stateroot", sr.Root))
+	return nil
+}
+
+// loadHeaderHashes reads the stored batches of header hashes and walks back
+// from the current block for the rest.
+func (c *Chain) loadHeaderHashes(height uint32) ([]util.Uint256, error) {
+	hashes := make([]util.Uint256, 0, height+1)
+	for uint32(len(hashes))+headerBatch <= height+1 {
+		batch, err := c.dao.GetHeaderHashes(uint32(len(hashes)))
+		if err != nil {
+			return nil, fmt.Errorf("chain: header hashes at %d: %w", len(hashes), err)
+		}
+		if len(batch) != headerBatch {
+			return nil, fmt.Errorf("chain: header hashes at %d: %d in batch", len(hashes), len(batch))
+		}
+		hashes = append(hashes, batch...)
+	}
+	tail := make([]util.Uint256, height+1-uint32(len(hashes)))
+	h, _, err := c.dao.GetCurrentBlock()
+	if err != nil {
+		return nil, fmt.Errorf("chain: current block: %w", err)
+	}
+	for i := len(tail) - 1; i >= 0; i-- {
+		tail[i] = h
+		b, err := c.dao.GetTrimmedBlock(h)
+		if err != nil {
+			return nil, fmt.Errorf("chain: block %s: %w", h.String(), err)
+		}
+		h = b.PrevHash
+	}
+	return append(hashes, tail...), nil
+}
+
+// BlockHeight returns the index of the last added block.
+func (c *Chain) BlockHeight() uint32 { return c.height.Load() }
+
+// Config returns the protocol configuration.
+func (c *Chain) Config() *config.ProtocolConfiguration { return c.proto }
+
+// Close waits for pending writes, writes what is cached and closes the
+// store. The chain must not be used afterwards.
+func (c *Chain) Close() error {
+	c.addMu.Lock()
+	defer c.addMu.Unlock()
+	if c.closed.Swap(true) {
+		return nil
+	}
+	c.subs.closeAll()
+	if err := c.cache.Close(); err != nil {
+		return fmt.Errorf("chain: close: %w", err)
+	}
+	return nil
+}
