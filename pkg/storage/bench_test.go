@@ -140,6 +140,7 @@ func (l *latencies) report(b *testing.B) {
 	b.ReportMetric(q(0.99), "p99-ns")
 	b.ReportMetric(q(0.999), "p99.9-ns")
 	b.ReportMetric(q(1), "max-ns")
+	b.ReportMetric(float64(len(l.d))/float64(b.N), "worker-ops/op")
 }
 
 // BenchmarkPersistWait measures how long concurrent readers and writers
