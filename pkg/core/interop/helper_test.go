@@ -70,7 +70,7 @@ func newEnv() *env {
 		Trigger: trigger.Application, Network: 42, AddressVersion: 0x35,
 		HardforkEnabled: func(protocol.Hardfork, uint32) bool { return true },
 		ExecFeeFactor:   30 * vm.FeeFactor, StoragePrice: 100000, GasLimit: -1,
-		Block:           &block.Block{Header: block.Header{Index: 10, Timestamp: 1234, Nonce: 77}},
+		Block: &block.Block{Header: block.Header{Index: 10, Timestamp: 1234, Nonce: 77}},
 	}}
 }
 
