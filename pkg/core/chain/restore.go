@@ -1,0 +1,195 @@
+package chain
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/n3d-io/n3d/pkg/core/block"
+	"github.com/n3d-io/n3d/pkg/core/chaindump"
+	"github.com/n3d-io/n3d/pkg/crypto/hash"
+	"go.uber.org/zap"
+)
+
+// indexOffset is where a block's index sits in its serialization: version,
+// previous hash, Merkle root, timestamp, nonce.
+const indexOffset = 4 + 32 + 32 + 8 + 8
+
+// ErrDump is a dump that does not fit the chain (wrong network, gap in
+// indexes, starts beyond the height).
+var ErrDump = errors.New("chain: dump does not fit the chain")
+
+// RestoreOptions configures Restore.
+type RestoreOptions struct {
+	// Count is the number of blocks to add (0: all the dump holds).
+	Count uint32
+	// Log receives progress and the final summary (zap.NewNop when nil).
+	Log *zap.Logger
+	// ProgressEvery is the interval of progress logs (10 s when 0).
+	ProgressEvery time.Duration
+	// OnBlock, when set, is called after each added block.
+	OnBlock func(b *block.Block) error
+}
+
+// RestoreResult sums up a restore.
+type RestoreResult struct {
+	Added, Skipped uint32
+	Elapsed        time.Duration
+}
+
+// Restore adds the blocks of an .acc dump (plain or incremental) to c: a
+// genesis record is checked against the chain's own and skipped, blocks
+// already on chain are skipped, the rest must follow the height without a
+// gap and is added (verified as configured) one by one. On an invalid or
+// truncated dump it stops with an error naming the block; everything before
+// it stays. ctx cancels between blocks.
+func Restore(ctx context.Context, c *Chain, r io.Reader, o RestoreOptions) (RestoreResult, error) {
+	if o.Log == nil {
+		o.Log = zap.NewNop()
+	}
+	if o.ProgressEvery <= 0 {
+		o.ProgressEvery = 10 * time.Second
+	}
+	var res RestoreResult
+	d, err := chaindump.NewReader(r)
+	if err != nil {
+		return res, err
+	}
+	total := d.Count()
+	o.Log.Info("restore started", zap.Stringer("format", d.Format()), zap.Uint32("start", d.Start()),
+		zap.Uint32("blocks", total), zap.Uint32("height", c.BlockHeight()))
+	begin := time.Now()
+	p := progress{log: o.Log, every: o.ProgressEvery, last: begin, lastHeight: c.BlockHeight()}
+	expected := int64(-1) // index the next record must have, once known
+	for o.Count == 0 || res.Added < o.Count {
+		if err := ctx.Err(); err != nil {
+			return res, err
+		}
+		raw, err := d.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return res, fmt.Errorf("after block %d: %w", c.BlockHeight(), err)
+		}
+		if len(raw) < block.UnsignedHeaderSize {
+			return res, fmt.Errorf("%w: record of %d bytes after block %d", chaindump.ErrInvalidBlock, len(raw), c.BlockHeight())
+		}
+		index := binary.LittleEndian.Uint32(raw[indexOffset:])
+		if expected >= 0 && int64(index) != expected {
+			return res, fmt.Errorf("%w: block %d follows block %d", ErrDump, index, expected-1)
+		}
+		expected = int64(index) + 1
+		if index <= c.BlockHeight() {
+			if err := checkKnown(c, index, raw); err != nil {
+				return res, err
+			}
+			res.Skipped++
+			continue
+		}
+		if index != c.BlockHeight()+1 {
+			return res, fmt.Errorf("%w: dump continues at block %d, chain height is %d", ErrDump, index, c.BlockHeight())
+		}
+		b, err := block.NewBlockFromBytes(append([]byte(nil), raw...))
+		if err != nil {
+			return res, fmt.Errorf("block %d: %w: %w", index, chaindump.ErrInvalidBlock, err)
+		}
+		if err := c.AddBlock(b); err != nil {
+			return res, err
+		}
+		res.Added++
+		if o.OnBlock != nil {
+			if err := o.OnBlock(b); err != nil {
+				return res, fmt.Errorf("block %d: %w", index, err)
+			}
+		}
+		p.tick(c.BlockHeight(), d.Remaining(), o.Count, res.Added)
+	}
+	res.Elapsed = time.Since(begin)
+	o.Log.Info("restore finished", zap.Uint32("added", res.Added), zap.Uint32("skipped", res.Skipped),
+		zap.Uint32("height", c.BlockHeight()), zap.Stringer("hash", c.CurrentBlockHash()),
+		zap.Stringer("stateroot", c.CurrentStateRoot()), zap.Duration("elapsed", res.Elapsed))
+	return res, nil
+}
+
+// checkKnown makes sure a record for a block the chain has is that block
+// (genesis included: a dump of another network is refused). A block's hash
+// is the SHA-256 of its unsigned header, the first bytes of the record.
+func checkKnown(c *Chain, index uint32, raw []byte) error {
+	if len(raw) < block.UnsignedHeaderSize {
+		return fmt.Errorf("block %d: %w: %d bytes", index, chaindump.ErrInvalidBlock, len(raw))
+	}
+	got := hash.Sha256(raw[:block.UnsignedHeaderSize])
+	have, _ := c.GetHeaderHash(index)
+	if got != have {
+		return fmt.Errorf("%w: block %d of the dump is %s, the chain has %s", ErrDump, index, got.String(), have.String())
+	}
+	return nil
+}
+
+// progress logs restore progress at intervals.
+type progress struct {
+	log        *zap.Logger
+	every      time.Duration
+	last       time.Time
+	lastHeight uint32
+}
+
+func (p *progress) tick(height, remaining, count, added uint32) {
+	now := time.Now()
+	if now.Sub(p.last) < p.every {
+		return
+	}
+	rate := float64(height-p.lastHeight) / now.Sub(p.last).Seconds()
+	left := remaining
+	if count != 0 && count-added < left {
+		left = count - added
+	}
+	eta := time.Duration(0)
+	if rate > 0 {
+		eta = time.Duration(float64(left) / rate * float64(time.Second)).Round(time.Second)
+	}
+	p.log.Info("restoring", zap.Uint32("height", height), zap.Float64("blocksPerSecond", rate),
+		zap.Uint32("left", left), zap.Duration("eta", eta))
+	p.last, p.lastHeight = now, height
+}
+
+// Dump writes blocks start..start+count-1 of c as an .acc dump: incremental
+// (with the start index) unless plain is set, which is only allowed from
+// block 0. count 0 means up to the current height.
+func Dump(c *Chain, w io.Writer, start, count uint32, plain bool) error {
+	h := c.BlockHeight()
+	if start > h {
+		return fmt.Errorf("%w: start %d above height %d", ErrNotFound, start, h)
+	}
+	if count == 0 {
+		count = h - start + 1
+	}
+	if uint64(start)+uint64(count) > uint64(h)+1 {
+		return fmt.Errorf("%w: chain height %d, cannot dump %d blocks from %d", ErrNotFound, h, count, start)
+	}
+	format := chaindump.Incremental
+	if plain {
+		if start != 0 {
+			return fmt.Errorf("chain: a plain dump starts at block 0, not %d", start)
+		}
+		format = chaindump.Plain
+	}
+	dw, err := chaindump.NewWriter(w, format, start, count)
+	if err != nil {
+		return err
+	}
+	for i := start; i < start+count; i++ {
+		b, err := c.GetBlockByIndex(i)
+		if err != nil {
+			return err
+		}
+		if err := dw.WriteBlock(b); err != nil {
+			return fmt.Errorf("block %d: %w", i, err)
+		}
+	}
+	return dw.Close()
+}
