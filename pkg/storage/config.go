@@ -8,6 +8,11 @@ import (
 	"github.com/n3d-io/n3d/pkg/storage/leveldb"
 )
 
+var (
+	_ Store = (*leveldb.Store)(nil)
+	_ Store = (*boltdb.Store)(nil)
+)
+
 // Database types accepted in DBConfiguration.Type (neo-go's names).
 const (
 	LevelDB    = "leveldb"
