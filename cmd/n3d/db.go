@@ -1,9 +1,14 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"os"
+
+	"github.com/n3d-io/n3d/pkg/core/chain"
 
 	"github.com/n3d-io/n3d/pkg/config"
 	"github.com/urfave/cli/v3"
@@ -132,14 +137,70 @@ func withConfig(ctx context.Context, cmd *cli.Command, e *env,
 
 // dumpDB writes blocks of the configured chain in the .acc format
 // (docs/formats: u32 start (unless plain) | u32 count | count × (u32 size |
-// block)). It needs the chain engine, which is not wired in yet.
-func dumpDB(_ context.Context, _ config.Config, _ *zap.Logger, _ DumpOptions) error {
-	return fmt.Errorf("db dump: %w (needs the chain engine)", errNotAvailable)
+// block)): incremental unless --non-incremental with start 0, as neo-go.
+func dumpDB(_ context.Context, cfg config.Config, log *zap.Logger, o DumpOptions) (err error) {
+	c, err := openChain(cfg, log, nil)
+	if err != nil {
+		return fmt.Errorf("db dump: %w", err)
+	}
+	defer func() { err = errors.Join(err, c.Close()) }()
+	out, closeOut, err := outputFile(o.Out)
+	if err != nil {
+		return fmt.Errorf("db dump: %w", err)
+	}
+	defer func() { err = errors.Join(err, closeOut()) }()
+	plain := o.NonIncremental && o.Start == 0
+	if err := chain.Dump(c, out, o.Start, o.Count, plain); err != nil {
+		return fmt.Errorf("db dump: %w", err)
+	}
+	return nil
 }
 
 // restoreDB imports blocks from an .acc dump into the configured chain,
-// skipping a genesis entry and blocks already present. It needs the chain
-// engine, which is not wired in yet.
-func restoreDB(_ context.Context, _ config.Config, _ *zap.Logger, _ RestoreOptions) error {
-	return fmt.Errorf("db restore: %w (needs the chain engine)", errNotAvailable)
+// skipping a genesis entry and blocks already present, verifying each
+// block as configured; --dump writes each block's storage changes.
+func restoreDB(ctx context.Context, cfg config.Config, log *zap.Logger, o RestoreOptions) (err error) {
+	var sd *storageDump
+	var onChanges func(uint32, []chain.StorageChange)
+	if o.DumpDir != "" {
+		sd = &storageDump{dir: o.DumpDir}
+		onChanges = sd.add
+		defer func() { err = errors.Join(err, sd.Close()) }()
+	}
+	c, err := openChain(cfg, log, onChanges)
+	if err != nil {
+		return fmt.Errorf("db restore: %w", err)
+	}
+	defer func() { err = errors.Join(err, c.Close()) }()
+	in, closeIn, err := inputFile(o.In)
+	if err != nil {
+		return fmt.Errorf("db restore: %w", err)
+	}
+	defer func() { err = errors.Join(err, closeIn()) }()
+	if _, err := chain.Restore(ctx, c, in, chain.RestoreOptions{Count: o.Count, Log: log}); err != nil {
+		return fmt.Errorf("db restore: %w", err)
+	}
+	return nil
+}
+
+func inputFile(path string) (io.Reader, func() error, error) {
+	if path == "" {
+		return os.Stdin, func() error { return nil }, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	return bufio.NewReaderSize(f, 1<<20), f.Close, nil
+}
+
+func outputFile(path string) (io.Writer, func() error, error) {
+	if path == "" {
+		return os.Stdout, func() error { return nil }, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	return f, func() error { return errors.Join(f.Sync(), f.Close()) }, nil
 }

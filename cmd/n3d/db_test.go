@@ -1,0 +1,80 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/n3d-io/n3d/internal/conformance"
+	"github.com/n3d-io/n3d/pkg/core/chain"
+	"github.com/stretchr/testify/require"
+)
+
+// readLines parses a JSON-lines file into generic values.
+func readLines(t *testing.T, path string) []any {
+	f, err := os.Open(path)
+	require.NoError(t, err)
+	defer f.Close()
+	var out []any
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		var v any
+		require.NoError(t, json.Unmarshal(sc.Bytes(), &v))
+		out = append(out, v)
+	}
+	require.NoError(t, sc.Err())
+	return out
+}
+
+// TestStorageDumpFormat writes the reference's storage diffs through the
+// --dump writer and reads back the same JSON objects.
+func TestStorageDumpFormat(t *testing.T) {
+	ref := filepath.Join(conformance.Dir(t, "chains", "testblocks"), "storagediff.jsonl")
+	want := readLines(t, ref)
+	var blocks []blockDump
+	f, err := os.Open(ref)
+	require.NoError(t, err)
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		var b blockDump
+		require.NoError(t, json.Unmarshal(sc.Bytes(), &b))
+		blocks = append(blocks, b)
+	}
+	dir := t.TempDir()
+	sd := &storageDump{dir: dir}
+	for _, b := range blocks {
+		ch := make([]chain.StorageChange, len(b.Storage))
+		for i, op := range b.Storage {
+			st := map[string]chain.ChangeState{"Added": chain.Added, "Changed": chain.Changed, "Deleted": chain.Deleted}[op.State]
+			require.NotZero(t, st, op.State)
+			ch[i] = chain.StorageChange{State: st, Key: op.Key, Value: op.Value}
+		}
+		sd.add(b.Block, ch)
+	}
+	require.NoError(t, sd.Close())
+	got := readLines(t, filepath.Join(dir, "BlockStorage_0", "dump-block-0.dump"))
+	require.Equal(t, want, got)
+}
+
+func TestStorageDumpLayout(t *testing.T) {
+	dir := t.TempDir()
+	sd := &storageDump{dir: dir}
+	for i := uint32(99990); i < 101010; i++ {
+		sd.add(i, []chain.StorageChange{{State: chain.Deleted, Key: []byte{1, 0, 0, 0, byte(i)}}})
+	}
+	require.NoError(t, sd.Close())
+	count := func(p string) int { return len(readLines(t, filepath.Join(dir, p))) }
+	require.Equal(t, 10, count("BlockStorage_0/dump-block-99000.dump"))
+	require.Equal(t, 1000, count("BlockStorage_100000/dump-block-100000.dump"))
+	require.Equal(t, 10, count("BlockStorage_100000/dump-block-101000.dump"))
+	line := readLines(t, filepath.Join(dir, "BlockStorage_100000/dump-block-101000.dump"))[0].(map[string]any)
+	op := line["storage"].([]any)[0].(map[string]any)
+	_, hasValue := op["value"]
+	require.False(t, hasValue, "Deleted entries carry no value")
+	require.EqualValues(t, 1, line["size"])
+}
