@@ -314,3 +314,9 @@ func CommitteeFromBytes(data []byte) (Committee, error) {
 	}
 	return c, nil
 }
+
+// Amount returns the balance (for the shared NEP-17 code).
+func (s *NEP17Balance) Amount() *big.Int { return &s.Balance }
+
+// Amount returns the balance (for the shared NEP-17 code).
+func (s *NEOBalance) Amount() *big.Int { return &s.Balance }

@@ -1,0 +1,195 @@
+package native
+
+import (
+	"encoding/binary"
+	"fmt"
+	"slices"
+
+	"github.com/n3d-io/n3d/pkg/core/dao"
+	"github.com/n3d-io/n3d/pkg/core/interop"
+	"github.com/n3d-io/n3d/pkg/core/native/neostate"
+	"github.com/n3d-io/n3d/pkg/protocol"
+	"github.com/n3d-io/n3d/pkg/smartcontract"
+	"github.com/n3d-io/n3d/pkg/smartcontract/callflag"
+	"github.com/n3d-io/n3d/pkg/smartcontract/manifest"
+	"github.com/n3d-io/n3d/pkg/storage"
+	"github.com/n3d-io/n3d/pkg/vm/stackitem"
+)
+
+// Role is a node role RoleManagement designates (its storage prefix).
+type Role byte
+
+// Node roles (reference Role).
+const (
+	RoleStateValidator    Role = 4
+	RoleOracle            Role = 8
+	RoleNeoFSAlphabetNode Role = 16
+	RoleP2PNotary         Role = 32
+)
+
+// maxDesignatedNodes bounds one designation.
+const maxDesignatedNodes = 32
+
+func (r Role) valid() bool {
+	switch r {
+	case RoleStateValidator, RoleOracle, RoleNeoFSAlphabetNode, RoleP2PNotary:
+		return true
+	}
+	return false
+}
+
+// Designate is the RoleManagement native: per role, the node keys
+// designated by the committee from a block height on, stored under
+// role ‖ u32 BE height.
+type Designate struct {
+	md *ContractMD
+	// NEO checks committee witnesses; set by NewGovernance.
+	NEO *NEO
+}
+
+var _ Contract = (*Designate)(nil)
+
+func newDesignate() *Designate {
+	s := &Designate{md: NewContractMD(DesignateName, DesignateID, protocol.HFDefault)}
+	p := manifest.NewParameter
+	intT, arr := smartcontract.IntegerType, smartcontract.ArrayType
+	s.md.AddMethod(Method{Name: "getDesignatedByRole", Return: arr, CPUFee: 1 << 15, Flags: callflag.ReadStates,
+		Params: []manifest.Parameter{p("role", intT), p("index", intT)}, Handler: s.getDesignatedByRoleMethod})
+	s.md.AddMethod(Method{Name: "designateAsRole", Return: smartcontract.VoidType, CPUFee: 1 << 15,
+		Flags: callflag.States | callflag.AllowNotify, Params: []manifest.Parameter{p("role", intT), p("nodes", arr)},
+		Handler: s.designateAsRoleMethod})
+	s.md.AddEvent(Event{Name: "Designation", Params: []manifest.Parameter{p("Role", intT), p("BlockIndex", intT)},
+		Till: protocol.HFEchidna})
+	s.md.AddEvent(Event{Name: "Designation", Params: []manifest.Parameter{
+		p("Role", intT), p("BlockIndex", intT), p("Old", arr), p("New", arr)}, From: protocol.HFEchidna})
+	s.md.Seal()
+	return s
+}
+
+// Metadata implements Contract.
+func (s *Designate) Metadata() *ContractMD { return s.md }
+
+// Initialize implements Contract (no storage).
+func (s *Designate) Initialize(*interop.Context, protocol.Hardfork) error { return nil }
+
+// OnPersist implements Contract.
+func (s *Designate) OnPersist(*interop.Context) error { return nil }
+
+// PostPersist implements Contract.
+func (s *Designate) PostPersist(*interop.Context) error { return nil }
+
+func roleKey(r Role, index uint32) []byte {
+	return binary.BigEndian.AppendUint32([]byte{byte(r)}, index)
+}
+
+// DesignatedByRole returns the nodes of role r at block index: the latest
+// designation at or below index (none: empty).
+func (s *Designate) DesignatedByRole(d *dao.DAO, r Role, index uint32) (neostate.NodeList, error) {
+	var out neostate.NodeList
+	var inner error
+	rng := storage.SeekRange{Prefix: []byte{byte(r)}, Start: binary.BigEndian.AppendUint32(nil, index), Backwards: true}
+	err := d.SeekStorage(s.md.ID, rng, func(_, v []byte) bool {
+		out, inner = neostate.NodeListFromBytes(v)
+		return false
+	})
+	if err != nil {
+		return nil, err
+	}
+	if inner != nil {
+		return nil, fmt.Errorf("%w: %w", ErrInvalidState, inner)
+	}
+	return out, nil
+}
+
+func argRole(it stackitem.Item) (Role, error) {
+	v, err := argUint8(it)
+	if err != nil {
+		return 0, err
+	}
+	if !Role(v).valid() {
+		return 0, fmt.Errorf("%w: role %d", ErrInvalidArgument, v)
+	}
+	return Role(v), nil
+}
+
+func (s *Designate) getDesignatedByRoleMethod(ic *interop.Context, args []stackitem.Item) (stackitem.Item, error) {
+	r, err := argRole(args[0])
+	if err != nil {
+		return nil, err
+	}
+	index, err := argUint32(args[1])
+	if err != nil {
+		return nil, err
+	}
+	cur, err := currentIndex(ic.DAO())
+	if err != nil {
+		return nil, err
+	}
+	if uint64(cur)+1 < uint64(index) {
+		return nil, fmt.Errorf("%w: index %d over current %d + 1", ErrInvalidArgument, index, cur)
+	}
+	l, err := s.DesignatedByRole(ic.DAO(), r, index)
+	if err != nil {
+		return nil, err
+	}
+	return keysItem(l), nil
+}
+
+func (s *Designate) designateAsRoleMethod(ic *interop.Context, args []stackitem.Item) (stackitem.Item, error) {
+	arr, ok := args[1].(*stackitem.Array)
+	if !ok {
+		return nil, fmt.Errorf("%w: nodes must be an array", ErrInvalidArgument)
+	}
+	nodes := make([][]byte, arr.Len())
+	for i, it := range arr.Items() {
+		k, err := argECPoint(it)
+		if err != nil {
+			return nil, err
+		}
+		nodes[i] = k
+	}
+	r, err := argRole(args[0])
+	if err != nil {
+		return nil, err
+	}
+	if len(nodes) == 0 || len(nodes) > maxDesignatedNodes {
+		return nil, fmt.Errorf("%w: %d nodes, want 1..%d", ErrInvalidArgument, len(nodes), maxDesignatedNodes)
+	}
+	return nil, s.designate(ic, r, nodes)
+}
+
+func (s *Designate) designate(ic *interop.Context, r Role, nodes [][]byte) error {
+	if err := s.NEO.assertCommittee(ic); err != nil {
+		return err
+	}
+	b := ic.Block()
+	if b == nil {
+		return fmt.Errorf("%w: no persisting block", ErrInvalidArgument)
+	}
+	index := b.Index + 1
+	d := ic.DAO()
+	if _, err := d.GetStorageItem(s.md.ID, roleKey(r, index)); err == nil {
+		return fmt.Errorf("%w: role %d already designated at %d", ErrInvalidArgument, r, index)
+	} else if !dao.IsNotFound(err) {
+		return err
+	}
+	sorted := slices.Clone(nodes)
+	neostate.SortKeys(sorted)
+	for i := 1; i < len(sorted); i++ {
+		if string(sorted[i]) == string(sorted[i-1]) {
+			return fmt.Errorf("%w: duplicate node keys", ErrInvalidArgument)
+		}
+	}
+	if err := d.PutStorageItem(s.md.ID, roleKey(r, index), neostate.NodeList(sorted).Bytes()); err != nil {
+		return err
+	}
+	state := []stackitem.Item{stackitem.NewInt(int64(r)), stackitem.NewInt(int64(b.Index))}
+	if ic.IsHardforkEnabled(protocol.HFEchidna) {
+		old, err := s.DesignatedByRole(d, r, index-1)
+		if err != nil {
+			return err
+		}
+		state = append(state, keysItem(old), keysItem(nodes))
+	}
+	return ic.SendNotification(s.md.Hash, "Designation", stackitem.NewArray(state))
+}
