@@ -17,6 +17,28 @@ import (
 // error FAULTs the calling script.
 type Handler func(ic *interop.Context, args []stackitem.Item) (stackitem.Item, error)
 
+// Deferred is what a Handler returns when it completed the call itself
+// (popped its arguments and pushed its result with completeCall), now or
+// in a CallFromNative continuation.
+var Deferred stackitem.Item = deferred{}
+
+type deferred struct{ stackitem.Null }
+
+// completeCall pops the n arguments of a native call from the stack of
+// the native context ctx and pushes res unless it is nil.
+func completeCall(ctx *vm.Context, n int, res stackitem.Item) error {
+	est := ctx.Estack()
+	for range n {
+		if _, err := est.Pop(); err != nil {
+			return err
+		}
+	}
+	if res != nil {
+		est.Push(res)
+	}
+	return nil
+}
+
 // Contract is a native contract implementation. A new native needs a
 // ContractMD built with NewContractMD/AddMethod/AddEvent/Seal and these
 // four methods.
@@ -69,6 +91,12 @@ func NewRegistry(hfs Hardforks, cs ...Contract) *Registry {
 		r.entries = append(r.entries, e)
 		r.list = append(r.list, e)
 		r.byHash[e.md.Hash] = e
+		switch c := c.(type) {
+		case *Management:
+			c.reg = r
+		case *Policy:
+			c.IsNative = r.IsNative
+		}
 	}
 	return r
 }
@@ -209,16 +237,13 @@ func (e *entry) Invoke(ic *interop.Context, version byte) error {
 	if err != nil {
 		return fmt.Errorf("%s.%s: %w", e.md.Name, m.Name, err)
 	}
-	for range n {
-		if _, err := est.Pop(); err != nil {
-			return err
-		}
+	if res == Deferred {
+		return nil
 	}
-	if m.Return != smartcontract.VoidType {
-		if res == nil {
-			res = stackitem.Null{}
-		}
-		est.Push(res)
+	if m.Return == smartcontract.VoidType {
+		res = nil
+	} else if res == nil {
+		res = stackitem.Null{}
 	}
-	return nil
+	return completeCall(ctx, n, res)
 }

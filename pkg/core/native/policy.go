@@ -68,7 +68,10 @@ type Policy struct {
 	ReservedAttributes bool
 }
 
-var _ Contract = (*Policy)(nil)
+var (
+	_ Contract       = (*Policy)(nil)
+	_ interop.Policy = (*Policy)(nil)
+)
 
 // NewPolicy returns the PolicyContract of a chain configured with cfg.
 func NewPolicy(cfg *config.ProtocolConfiguration) *Policy {
@@ -309,17 +312,33 @@ func (pc *Policy) blockAccount(ic *interop.Context, args []stackitem.Item) (stac
 	if err != nil {
 		return nil, err
 	}
+	ok, err := pc.blockAccountInternal(ic, h)
+	if err != nil {
+		return nil, err
+	}
+	return stackitem.Bool(ok), nil
+}
+
+// blockAccountInternal blocks h unless it already is (reference
+// BlockAccountInternal before Faun).
+func (pc *Policy) blockAccountInternal(ic *interop.Context, h util.Uint160) (bool, error) {
 	if pc.IsNative != nil && pc.IsNative(h) {
-		return nil, fmt.Errorf("%w: cannot block native contract %s", ErrInvalidArgument, h)
+		return false, fmt.Errorf("%w: cannot block native contract %s", ErrInvalidArgument, h)
 	}
 	blocked, err := pc.IsBlocked(ic.DAO(), h)
 	if err != nil || blocked {
-		return stackitem.Bool(false), err
+		return false, err
 	}
 	if err := ic.DAO().PutStorageItem(pc.md.ID, blockedKey(h), []byte{}); err != nil {
-		return nil, err
+		return false, err
 	}
-	return stackitem.Bool(true), nil
+	return true, nil
+}
+
+// WhitelistedFee implements interop.Policy. The Faun fee whitelist is not
+// implemented: no method is whitelisted.
+func (pc *Policy) WhitelistedFee(*dao.DAO, util.Uint160, *manifest.Method) (int64, bool, error) {
+	return 0, false, nil
 }
 
 func (pc *Policy) unblockAccount(ic *interop.Context, args []stackitem.Item) (stackitem.Item, error) {

@@ -1,0 +1,264 @@
+package native
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/n3d-io/n3d/pkg/core/interop"
+	"github.com/n3d-io/n3d/pkg/core/state"
+	"github.com/n3d-io/n3d/pkg/protocol"
+	"github.com/n3d-io/n3d/pkg/smartcontract"
+	"github.com/n3d-io/n3d/pkg/smartcontract/manifest"
+	"github.com/n3d-io/n3d/pkg/smartcontract/nef"
+	"github.com/n3d-io/n3d/pkg/storage"
+	"github.com/n3d-io/n3d/pkg/util"
+	"github.com/n3d-io/n3d/pkg/vm"
+	"github.com/n3d-io/n3d/pkg/vm/stackitem"
+)
+
+func storageRange(prefix byte) storage.SeekRange {
+	return storage.SeekRange{Prefix: []byte{prefix}}
+}
+
+// argNullableBytes is a nullable byte[] parameter: Null gives nil, ok=false.
+func argNullableBytes(it stackitem.Item) ([]byte, bool, error) {
+	if isNull(it) {
+		return nil, false, nil
+	}
+	b, err := argBytes(it)
+	return b, err == nil, err
+}
+
+// checkScript is the reference Helper.Check: the ABI against the script,
+// parsed strictly from Basilisk.
+func checkScript(ic *interop.Context, script []byte, abi *manifest.ABI) error {
+	sc, err := newScriptChecker(script, ic.IsHardforkEnabled(protocol.HFBasilisk))
+	if err != nil {
+		return err
+	}
+	if err := abi.Check(sc); err != nil {
+		return fmt.Errorf("%w: %w", ErrContract, err)
+	}
+	return nil
+}
+
+func (m *Management) deploy(ic *interop.Context, args []stackitem.Item) (stackitem.Item, error) {
+	nefBytes, err := argBytes(args[0])
+	if err != nil {
+		return nil, err
+	}
+	manBytes, err := argBytes(args[1])
+	if err != nil {
+		return nil, err
+	}
+	var data stackitem.Item = stackitem.Null{}
+	if len(args) > 2 {
+		data = args[2]
+	}
+	tx := ic.Tx()
+	if tx == nil {
+		return nil, errNoTx
+	}
+	if len(nefBytes) == 0 || len(manBytes) == 0 {
+		return nil, fmt.Errorf("%w: empty NEF or manifest", ErrInvalidArgument)
+	}
+	minFee, err := m.MinimumDeploymentFee(ic.DAO())
+	if err != nil {
+		return nil, err
+	}
+	fee := max(ic.StoragePrice()*int64(len(nefBytes)+len(manBytes)), minFee)
+	if err := ic.VM().AddPicoGas(fee * vm.FeeFactor); err != nil {
+		return nil, err
+	}
+	nf, err := nef.FileFromBytes(nefBytes)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrContract, err)
+	}
+	mf, err := manifest.Parse(manBytes)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrContract, err)
+	}
+	if err := checkScript(ic, nf.Script, &mf.ABI); err != nil {
+		return nil, err
+	}
+	h := smartcontract.CreateContractHash(tx.Sender(), nf.Checksum, mf.Name)
+	if m.Policy != nil {
+		blocked, err := m.Policy.IsBlocked(ic.DAO(), h)
+		if err != nil {
+			return nil, err
+		}
+		if blocked {
+			return nil, fmt.Errorf("%w: contract %s is blocked", ErrContract, h)
+		}
+	}
+	old, err := getContractOrNil(ic.DAO(), h)
+	if err != nil {
+		return nil, err
+	}
+	if old != nil {
+		return nil, fmt.Errorf("%w: contract %s already exists", ErrContract, h)
+	}
+	id, err := m.nextID(ic)
+	if err != nil {
+		return nil, err
+	}
+	c := &state.Contract{ID: id, Hash: h, NEF: *nf, Manifest: *mf}
+	if err := mf.IsValid(h); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrContract, err)
+	}
+	if err := ic.DAO().PutContract(c); err != nil {
+		return nil, err
+	}
+	item, err := c.ToStackItem()
+	if err != nil {
+		return nil, err
+	}
+	return m.onDeploy(ic, c, data, false, len(args), item)
+}
+
+func (m *Management) nextID(ic *interop.Context) (int32, error) {
+	id, err := getInt(ic.DAO(), m.md.ID, []byte{mgmtNextAvailableID})
+	if err != nil {
+		return 0, err
+	}
+	if id < math.MinInt32 || id >= math.MaxInt32 {
+		return 0, fmt.Errorf("%w: next contract id %d", ErrInvalidState, id)
+	}
+	if err := putInt(ic.DAO(), m.md.ID, []byte{mgmtNextAvailableID}, id+1); err != nil {
+		return 0, err
+	}
+	return int32(id), nil
+}
+
+// onDeploy calls _deploy(data, update) of c if it has one, then sends the
+// Deploy or Update notification and completes the native call with res
+// (nil for update). It returns Deferred: the stack is completed here or
+// by the continuation.
+func (m *Management) onDeploy(ic *interop.Context, c *state.Contract, data stackitem.Item, update bool, nargs int, res stackitem.Item) (stackitem.Item, error) {
+	ctx := ic.VM().Context()
+	name := EventDeploy
+	if update {
+		name = EventUpdate
+	}
+	finish := func(ic *interop.Context) error {
+		if err := m.notifyHash(ic, name, c.Hash); err != nil {
+			return err
+		}
+		return completeCall(ctx, nargs, res)
+	}
+	if c.Manifest.ABI.GetMethod(methodDeploy, 2) == nil {
+		return Deferred, finish(ic)
+	}
+	err := ic.CallFromNative(m.md.Hash, c.Hash, methodDeploy, []stackitem.Item{data, stackitem.Bool(update)}, false, finish)
+	return Deferred, err
+}
+
+func (m *Management) notifyHash(ic *interop.Context, name string, h util.Uint160) error {
+	return ic.SendNotification(m.md.Hash, name, stackitem.NewArray([]stackitem.Item{stackitem.ByteString(h.BytesLE())}))
+}
+
+func (m *Management) update(ic *interop.Context, args []stackitem.Item) (stackitem.Item, error) {
+	nefBytes, hasNEF, err := argNullableBytes(args[0])
+	if err != nil {
+		return nil, err
+	}
+	manBytes, hasMan, err := argNullableBytes(args[1])
+	if err != nil {
+		return nil, err
+	}
+	var data stackitem.Item = stackitem.Null{}
+	if len(args) > 2 {
+		data = args[2]
+	}
+	if !hasNEF && !hasMan {
+		return nil, fmt.Errorf("%w: NEF and manifest are both null", ErrInvalidArgument)
+	}
+	if err := ic.VM().AddPicoGas(ic.StoragePrice() * vm.FeeFactor * int64(len(nefBytes)+len(manBytes))); err != nil {
+		return nil, err
+	}
+	caller, ok := ic.CallingScriptHash()
+	if !ok {
+		return nil, fmt.Errorf("%w: no calling contract", ErrContract)
+	}
+	old, err := getContractOrNil(ic.DAO(), caller)
+	if err != nil {
+		return nil, err
+	}
+	if old == nil {
+		return nil, fmt.Errorf("%w: updating contract %s does not exist", ErrContract, caller)
+	}
+	if old.UpdateCounter == math.MaxUint16 {
+		return nil, fmt.Errorf("%w: %s reached the maximum number of updates", ErrContract, caller)
+	}
+	c := *old // cached states are shared: update a copy
+	if hasNEF {
+		if len(nefBytes) == 0 {
+			return nil, fmt.Errorf("%w: empty NEF", ErrInvalidArgument)
+		}
+		nf, err := nef.FileFromBytes(nefBytes)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrContract, err)
+		}
+		c.NEF = *nf
+	}
+	if hasMan {
+		if len(manBytes) == 0 {
+			return nil, fmt.Errorf("%w: empty manifest", ErrInvalidArgument)
+		}
+		mf, err := manifest.Parse(manBytes)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrContract, err)
+		}
+		if mf.Name != c.Manifest.Name {
+			return nil, fmt.Errorf("%w: the name of the contract can't be changed", ErrContract)
+		}
+		if err := mf.IsValid(c.Hash); err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrContract, err)
+		}
+		c.Manifest = *mf
+	}
+	if err := checkScript(ic, c.NEF.Script, &c.Manifest.ABI); err != nil {
+		return nil, err
+	}
+	c.UpdateCounter++
+	if err := ic.DAO().PutContract(&c); err != nil {
+		return nil, err
+	}
+	return m.onDeploy(ic, &c, data, true, len(args), nil)
+}
+
+// destroy removes the calling contract and its storage and blocks its
+// hash (reference DestroyV0, before Gorgon). A missing contract is a
+// no-op.
+func (m *Management) destroy(ic *interop.Context, _ []stackitem.Item) (stackitem.Item, error) {
+	h, ok := ic.CallingScriptHash()
+	if !ok {
+		return nil, fmt.Errorf("%w: no calling contract", ErrContract)
+	}
+	c, err := getContractOrNil(ic.DAO(), h)
+	if err != nil || c == nil {
+		return nil, err
+	}
+	if err := ic.DAO().DeleteContract(c); err != nil {
+		return nil, err
+	}
+	var keys [][]byte
+	err = ic.DAO().SeekStorage(c.ID, storage.SeekRange{}, func(k, _ []byte) bool {
+		keys = append(keys, append([]byte(nil), k...))
+		return true
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range keys {
+		if err := ic.DAO().DeleteStorageItem(c.ID, k); err != nil {
+			return nil, err
+		}
+	}
+	if m.Policy != nil {
+		if _, err := m.Policy.blockAccountInternal(ic, h); err != nil {
+			return nil, err
+		}
+	}
+	return nil, m.notifyHash(ic, EventDestroy, h)
+}
