@@ -56,7 +56,7 @@ func loadChain(t *testing.T, name string) *refChain {
 	}
 	for _, which := range []string{"genesis", "final"} {
 		var st struct {
-			Height   uint32 `json:"height"`
+			Height    uint32 `json:"height"`
 			Contracts map[string][]struct {
 				Key   string `json:"key"`
 				Value string `json:"value"`

@@ -266,4 +266,3 @@ func (m *Management) getContractHashes(ic *interop.Context, _ []stackitem.Item) 
 
 // errNoTx is a deploy outside a transaction.
 var errNoTx = errors.New("native: deploy needs a transaction container")
-

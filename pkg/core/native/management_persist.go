@@ -83,4 +83,3 @@ func (m *Management) persistNative(ic *interop.Context, e *entry, index uint32, 
 	}
 	return m.notifyHash(ic, event, md.Hash)
 }
-
