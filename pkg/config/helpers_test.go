@@ -1,6 +1,7 @@
 package config
 
 import (
+	"github.com/n3d-io/n3d/internal/conformance"
 	"os"
 	"path/filepath"
 	"testing"
@@ -24,18 +25,10 @@ func repoRoot(t testing.TB) string {
 	}
 }
 
-// conformanceDir returns ../shared/conformance relative to the repository
-// root, skipping the test when it is absent (failing under CI=true).
+// conformanceDir returns ../shared/conformance (see internal/conformance).
 func conformanceDir(t testing.TB) string {
 	t.Helper()
-	dir := filepath.Join(repoRoot(t), "..", "shared", "conformance")
-	if _, err := os.Stat(dir); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("conformance data missing at %s (required under CI): %v", dir, err)
-		}
-		t.Skipf("conformance data not found at %s: %v", dir, err)
-	}
-	return dir
+	return conformance.Dir(t)
 }
 
 // unitTestNetYAML is the shipped unit_testnet config, the base the negative

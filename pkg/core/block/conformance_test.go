@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"github.com/n3d-io/n3d/internal/conformance"
 	"os"
 	"path/filepath"
 	"testing"
@@ -14,28 +15,10 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// conformanceDir returns ../shared/conformance relative to the module root,
-// skipping the test when it is absent (failing under CI=true).
+// conformanceDir returns ../shared/conformance (see internal/conformance).
 func conformanceDir(t testing.TB) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	require.NoError(t, err)
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		require.NotEqual(t, parent, dir, "go.mod not found")
-		dir = parent
-	}
-	c := filepath.Join(dir, "..", "shared", "conformance")
-	if _, err := os.Stat(c); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("conformance data missing at %s", c)
-		}
-		t.Skipf("conformance data missing at %s: skipping", c)
-	}
-	return c
+	return conformance.Dir(t)
 }
 
 func chainDirs(t testing.TB) []string {

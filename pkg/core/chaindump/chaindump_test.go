@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"github.com/n3d-io/n3d/internal/conformance"
 	"io"
 	"os"
 	"path/filepath"
@@ -16,26 +17,10 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// conformanceDir returns ../shared/conformance (see internal/conformance).
 func conformanceDir(t testing.TB) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	require.NoError(t, err)
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		require.NotEqual(t, parent, dir, "go.mod not found")
-		dir = parent
-	}
-	c := filepath.Join(dir, "..", "shared", "conformance")
-	if _, err := os.Stat(c); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("conformance data missing at %s", c)
-		}
-		t.Skipf("conformance data missing at %s: skipping", c)
-	}
-	return c
+	return conformance.Dir(t)
 }
 
 type chain struct {
