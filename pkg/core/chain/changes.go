@@ -172,3 +172,9 @@ func storageChanges(puts map[string][]byte, dels map[string]struct{}, old map[st
 	slices.SortFunc(out, func(a, b StorageChange) int { return bytes.Compare(a.Key, b.Key) })
 	return out
 }
+
+// StorageKeyOf returns the trie key of item key of contract id: int32 LE
+// id ‖ key.
+func StorageKeyOf(id int32, key []byte) []byte {
+	return append(binary.LittleEndian.AppendUint32(make([]byte, 0, 4+len(key)), uint32(id)), key...)
+}
