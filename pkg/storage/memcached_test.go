@@ -5,74 +5,21 @@ import (
 	"fmt"
 	"slices"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/n3d-io/n3d/pkg/storage/storagetest"
 	"github.com/stretchr/testify/require"
 )
 
 var errBoom = errors.New("boom")
 
-// faultStore wraps a Store with injectable failures and a gate that holds
-// PutChangeSet until released.
-type faultStore struct {
-	Store
-	mu       sync.Mutex
-	putErr   error         // returned by PutChangeSet
-	seekErr  error         // returned by Seek
-	getErr   error         // returned by Get
-	gate     chan struct{} // PutChangeSet waits for it to be closed
-	entered  chan struct{} // gets a value when PutChangeSet starts
-	csetRuns atomic.Int32
-}
+var _ Store = (*storagetest.FaultStore)(nil)
 
-func newFaultStore() *faultStore { return &faultStore{Store: NewMemoryStore()} }
-
-func (f *faultStore) set(fn func(f *faultStore)) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	fn(f)
-}
-
-func (f *faultStore) PutChangeSet(puts map[string][]byte, dels map[string]struct{}) error {
-	f.csetRuns.Add(1)
-	f.mu.Lock()
-	gate, entered, err := f.gate, f.entered, f.putErr
-	f.mu.Unlock()
-	if entered != nil {
-		entered <- struct{}{}
-	}
-	if gate != nil {
-		<-gate
-	}
-	if err != nil {
-		return err
-	}
-	return f.Store.PutChangeSet(puts, dels)
-}
-
-// Close keeps the inner store open so tests can inspect what was flushed.
-func (f *faultStore) Close() error { return nil }
-
-func (f *faultStore) Seek(rng SeekRange, fn func(k, v []byte) bool) error {
-	f.mu.Lock()
-	err := f.seekErr
-	f.mu.Unlock()
-	if err != nil {
-		return err
-	}
-	return f.Store.Seek(rng, fn)
-}
-
-func (f *faultStore) Get(k []byte) ([]byte, error) {
-	f.mu.Lock()
-	err := f.getErr
-	f.mu.Unlock()
-	if err != nil {
-		return nil, err
-	}
-	return f.Store.Get(k)
+func newFaultStore() *storagetest.FaultStore {
+	f := storagetest.NewFaultStore(NewMemoryStore())
+	f.LeaveOpen = true // tests inspect what was flushed after Close
+	return f
 }
 
 func mustGet(t *testing.T, s Store, k string) string {
@@ -119,9 +66,8 @@ func TestMemCachedLayering(t *testing.T) {
 
 func TestMemCachedPersistDoesNotBlock(t *testing.T) {
 	lower := newFaultStore()
-	gate := make(chan struct{})
-	lower.set(func(f *faultStore) { f.gate, f.entered = gate, make(chan struct{}, 8) })
-	require.NoError(t, lower.Store.Put([]byte("d"), []byte("disk")))
+	release := lower.Hold()
+	require.NoError(t, lower.Inner.Put([]byte("d"), []byte("disk")))
 	s := NewMemCachedStore(lower)
 
 	require.NoError(t, s.Put([]byte("a"), []byte("1")))
@@ -129,7 +75,7 @@ func TestMemCachedPersistDoesNotBlock(t *testing.T) {
 	n, err := s.Persist()
 	require.NoError(t, err)
 	require.Equal(t, 2, n)
-	<-lower.entered // the flush is now stuck in the lower store
+	<-lower.Started() // the flush is now stuck in the lower store
 
 	// Readers and writers proceed while the disk write is held.
 	require.Equal(t, "1", mustGet(t, s, "a"))
@@ -155,20 +101,20 @@ func TestMemCachedPersistDoesNotBlock(t *testing.T) {
 	}
 	require.Equal(t, "4", mustGet(t, s, "c"), "readers are not blocked by a waiting Persist")
 
-	close(gate)
+	release()
 	require.NoError(t, <-third)
 	require.NoError(t, s.WaitPersist())
 	require.Zero(t, s.Len())
-	require.Equal(t, "3", mustGet(t, lower.Store, "a"))
-	require.Equal(t, "2", mustGet(t, lower.Store, "b"))
-	require.Equal(t, "4", mustGet(t, lower.Store, "c"))
-	requireMissing(t, lower.Store, "d")
-	require.EqualValues(t, 3, lower.csetRuns.Load())
+	require.Equal(t, "3", mustGet(t, lower.Inner, "a"))
+	require.Equal(t, "2", mustGet(t, lower.Inner, "b"))
+	require.Equal(t, "4", mustGet(t, lower.Inner, "c"))
+	requireMissing(t, lower.Inner, "d")
+	require.Equal(t, 3, lower.PutChangeSetCalls())
 }
 
 func TestMemCachedBackgroundErrorSurfaces(t *testing.T) {
 	lower := newFaultStore()
-	lower.set(func(f *faultStore) { f.putErr = errBoom })
+	lower.FailPutChangeSet(errBoom)
 	s := NewMemCachedStore(lower)
 	require.NoError(t, s.Put([]byte("a"), []byte("1")))
 	_, err := s.Persist()
@@ -183,24 +129,24 @@ func TestMemCachedBackgroundErrorSurfaces(t *testing.T) {
 	require.ErrorIs(t, err, errBoom, "Persist reports the earlier failure")
 	require.ErrorIs(t, s.WaitPersist(), errBoom, "the retry failed again")
 
-	lower.set(func(f *faultStore) { f.putErr = nil })
+	lower.FailPutChangeSet(nil)
 	_, err = s.Persist()
 	require.ErrorIs(t, err, errBoom)
 	require.NoError(t, s.WaitPersist(), "the retry succeeded")
-	require.Equal(t, "1", mustGet(t, lower.Store, "a"))
-	requireMissing(t, lower.Store, "b")
+	require.Equal(t, "1", mustGet(t, lower.Inner, "a"))
+	requireMissing(t, lower.Inner, "b")
 	n, err := s.Persist()
 	require.NoError(t, err)
 	require.Equal(t, 1, n)
 	require.NoError(t, s.WaitPersist())
-	require.Equal(t, "2", mustGet(t, lower.Store, "b"))
+	require.Equal(t, "2", mustGet(t, lower.Inner, "b"))
 }
 
 func TestMemCachedPersistSyncError(t *testing.T) {
 	lower := newFaultStore()
 	s := NewMemCachedStore(lower)
 	require.NoError(t, s.Put([]byte("a"), []byte("1")))
-	lower.set(func(f *faultStore) { f.putErr = errBoom })
+	lower.FailPutChangeSet(errBoom)
 	_, err := s.Persist()
 	require.NoError(t, err)
 	require.NoError(t, s.Put([]byte("b"), []byte("2")))
@@ -209,27 +155,27 @@ func TestMemCachedPersistSyncError(t *testing.T) {
 	require.Equal(t, "1", mustGet(t, s, "a"))
 	require.Equal(t, "2", mustGet(t, s, "b"))
 
-	lower.set(func(f *faultStore) { f.putErr = nil })
+	lower.FailPutChangeSet(nil)
 	n, err := s.PersistSync()
 	require.NoError(t, err)
 	require.Equal(t, 1, n, "the live layer held one key")
-	require.Equal(t, "1", mustGet(t, lower.Store, "a"))
-	require.Equal(t, "2", mustGet(t, lower.Store, "b"))
+	require.Equal(t, "1", mustGet(t, lower.Inner, "a"))
+	require.Equal(t, "2", mustGet(t, lower.Inner, "b"))
 
 	// No pending layer: the live layer's own write fails and is kept.
 	require.NoError(t, s.Put([]byte("c"), []byte("3")))
-	lower.set(func(f *faultStore) { f.putErr = errBoom })
+	lower.FailPutChangeSet(errBoom)
 	_, err = s.PersistSync()
 	require.ErrorIs(t, err, errBoom)
 	require.Equal(t, "3", mustGet(t, s, "c"))
-	lower.set(func(f *faultStore) { f.putErr = nil })
+	lower.FailPutChangeSet(nil)
 	n, err = s.PersistSync()
 	require.NoError(t, err)
 	require.Equal(t, 1, n)
-	require.Equal(t, "3", mustGet(t, lower.Store, "c"))
+	require.Equal(t, "3", mustGet(t, lower.Inner, "c"))
 
 	require.NoError(t, s.Put([]byte("z"), []byte("9")))
-	lower.set(func(f *faultStore) { f.putErr = errBoom })
+	lower.FailPutChangeSet(errBoom)
 	require.ErrorIs(t, s.Close(), errBoom, "Close reports a failed final write")
 	_, err = s.Persist()
 	require.ErrorIs(t, err, ErrClosed)
@@ -240,7 +186,8 @@ func TestMemCachedPersistSyncError(t *testing.T) {
 func TestCacheReadErrorsSurface(t *testing.T) {
 	lower := newFaultStore()
 	require.NoError(t, lower.Put([]byte("a"), []byte("1")))
-	lower.set(func(f *faultStore) { f.seekErr, f.getErr = errBoom, errBoom })
+	lower.FailSeek(errBoom)
+	lower.FailGet(errBoom)
 	cache := NewMemCachedStore(lower)
 	require.NoError(t, cache.Put([]byte("b"), []byte("2")))
 	snap := NewSnapshot(cache)
@@ -436,15 +383,14 @@ func TestLayerIndexConcurrentSeeks(t *testing.T) {
 
 func TestMemCachedCloseWakesWaitingPersist(t *testing.T) {
 	lower := newFaultStore()
-	gate := make(chan struct{})
-	lower.set(func(f *faultStore) { f.gate, f.entered = gate, make(chan struct{}, 8) })
+	release := lower.Hold()
 	s := NewMemCachedStore(lower)
 	for i := range DefaultMaxPending {
 		require.NoError(t, s.Put([]byte{byte('a' + i)}, nil))
 		_, err := s.Persist()
 		require.NoError(t, err)
 	}
-	<-lower.entered
+	<-lower.Started()
 	require.NoError(t, s.Put([]byte("z"), nil))
 	waiting := make(chan error, 1)
 	go func() {
@@ -454,13 +400,13 @@ func TestMemCachedCloseWakesWaitingPersist(t *testing.T) {
 	closed := make(chan error, 1)
 	go func() { closed <- s.Close() }()
 	time.Sleep(20 * time.Millisecond)
-	close(gate)
+	release()
 	require.NoError(t, <-closed)
 	err := <-waiting
 	if err != nil {
 		require.ErrorIs(t, err, ErrClosed, "a Persist racing Close either ran first or sees ErrClosed")
 	}
 	for _, k := range []string{"a", "b", "z"} {
-		mustGet(t, lower.Store, k)
+		mustGet(t, lower.Inner, k)
 	}
 }
