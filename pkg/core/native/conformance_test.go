@@ -233,7 +233,7 @@ func TestNativeMetadataHardforkRanges(t *testing.T) {
 			require.NotNil(t, s)
 			for i, m := range s.Methods {
 				require.Equal(t, i*methodStubSize, m.Offset)
-				got, ok := s.MethodByIP(m.Offset + 6)
+				got, ok := s.MethodByIP(m.Offset + syscallOffsetInStub)
 				require.True(t, ok)
 				require.Same(t, m.Method, got.Method)
 			}

@@ -26,7 +26,7 @@ const CallNativeSyscall = "System.Contract.CallNative"
 const methodStubSize = 7
 
 // syscallOffsetInStub is where the SYSCALL sits in a method stub; the
-// CallNative handler sees the IP of the instruction after it.
+// CallNative handler sees it as the IP.
 const syscallOffsetInStub = 1
 
 // Method describes one native method: its ABI, prices, required call
@@ -85,10 +85,10 @@ type Snapshot struct {
 	Methods  []BoundMethod
 }
 
-// MethodByIP returns the method whose CallNative syscall precedes ip (the
+// MethodByIP returns the method whose CallNative syscall is at ip (the
 // instruction pointer the VM reports while the syscall runs).
 func (s *Snapshot) MethodByIP(ip int) (*BoundMethod, bool) {
-	off := ip - syscallOffsetInStub - 5 // SYSCALL is 1 opcode byte + 4 id bytes
+	off := ip - syscallOffsetInStub
 	if off < 0 || off%methodStubSize != 0 {
 		return nil, false
 	}
