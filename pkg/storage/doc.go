@@ -16,6 +16,9 @@
 //   - Snapshot: a private change layer over a parent Store, committed into
 //     it or discarded.
 //
+// pkg/storage/storagetest provides FaultStore, a wrapper that injects
+// errors and holds writes, for tests of code built on this package.
+//
 // No backend type appears in the API: ranges are SeekRange values, errors
 // are this package's sentinels (ErrKeyNotFound, ErrClosed, ...).
 //
