@@ -85,11 +85,11 @@ func checkConformanceChain(t *testing.T, name string) {
 
 	checkBlock := func(i uint32) {
 		t.Helper()
+		checkAppLogs(t, c, logs[i])
 		if got := c.CurrentStateRoot().String(); got != roots[i].RootHash {
 			t.Fatalf("block %d: state root %s, reference %s; %s", i, got, roots[i].RootHash,
 				firstDiff(changes[i], diffs[i]))
 		}
-		checkAppLogs(t, c, logs[i])
 	}
 	checkBlock(0)
 	checkStorage(t, c, filepath.Join(dir, "storage", "genesis.json"))
@@ -134,7 +134,10 @@ func firstDiff(ours []StorageChange, ref refDiff) string {
 		return ""
 	}
 	slices.Sort(msgs)
-	return fmt.Sprintf("%d differing keys, first: %s", len(msgs), msgs[0])
+	if len(msgs) > 6 {
+		msgs = msgs[:6]
+	}
+	return fmt.Sprintf("%d differing keys: %s", len(msgs), strings.Join(msgs, "; "))
 }
 
 // checkAppLogs compares our application logs of a block and its
@@ -152,7 +155,8 @@ func checkAppLogs(t *testing.T, c *Chain, refs []refAppLog) {
 			b, err := json.Marshal(ours[i].Execution)
 			require.NoError(t, err)
 			require.Equal(t, normExec(t, ref.Result.Executions[i]), normExec(t, b),
-				"height %d %s %s execution %d", ref.Height, ref.Kind, ref.Hash, i)
+				"height %d %s %s execution %d (our exception: %q)", ref.Height, ref.Kind, ref.Hash, i,
+				ours[i].FaultException)
 		}
 	}
 }

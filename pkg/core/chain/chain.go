@@ -105,6 +105,9 @@ func Open(cfg Config) (*Chain, error) {
 			return nil, fmt.Errorf("%w: no native contracts", ErrBadConfig)
 		}
 		c.exec = &interopExecutor{c: c}
+		if hu, ok := cfg.Natives.(headerUser); ok {
+			hu.useHeaders(c)
+		}
 	}
 	c.hv = headerVerifier{magic: uint32(c.proto.Magic), validatorsAt: c.proto.ValidatorsCountAt, vm: cfg.WitnessVM}
 	bloom, err := bloomfilter.NewOptimal(uint64(cfg.BloomCapacity), 0.01)

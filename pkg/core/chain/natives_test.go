@@ -1,0 +1,7 @@
+package chain
+
+import "github.com/n3d-io/n3d/pkg/config"
+
+func init() {
+	referenceNatives = func(p *config.ProtocolConfiguration) (Natives, error) { return NewNativeSet(p) }
+}
