@@ -18,16 +18,16 @@
 //	contract state     storage of ContractManagement (id -1):
 //	                   8 ‖ hash (20 bytes LE)  → serialized state.Contract
 //	                   12 ‖ int32 BE id        → hash (20 bytes LE)
-//	block              DataExecutable(0x01) ‖ hash (BE) →
+//	block              DataExecutable(0x01) ‖ hash (wire order) →
 //	                   ExecBlock ‖ trimmed block ‖ AppExecResult*
 //	                   (a header alone is stored as a trimmed block without
 //	                   transactions)
-//	transaction        DataExecutable ‖ hash (BE) →
+//	transaction        DataExecutable ‖ hash (wire order) →
 //	                   ExecTransaction ‖ u32 LE height ‖ tx ‖ AppExecResult
-//	conflict stub      DataExecutable ‖ conflicting hash (BE) [‖ signer BE]
+//	conflict stub      DataExecutable ‖ conflicting hash (wire order) [‖ signer (wire order)]
 //	                   → ExecTransaction ‖ u32 LE height
 //	current block      SYSCurrentBlock  → hash (LE) ‖ u32 LE height
-//	current header     SYSCurrentHeader → hash (LE) ‖ u32 LE height
+//	current header     SYSCurrentHeader → hash (byte-reversed) ‖ u32 LE height
 //	header hash batch  IXHeaderHashList ‖ u32 BE first height → var array
 //	                   of hashes (LE)
 //

@@ -21,7 +21,7 @@ const conflictStubLen = 1 + 4
 const maxHeaderHashes = 1 << 16
 
 func executableKey(h util.Uint256) []byte {
-	return append([]byte{byte(storage.DataExecutable)}, h.BytesBE()...)
+	return append([]byte{byte(storage.DataExecutable)}, h[:]...)
 }
 
 // StoreAsBlock stores the trimmed block with the execution results of its
@@ -170,7 +170,7 @@ func (d *DAO) StoreAsTransaction(tx *transaction.Transaction, height uint32, aer
 			return err
 		}
 		for _, s := range tx.Signers {
-			if err := d.put(append(key[:len(key):len(key)], s.Account.BytesBE()...), stub); err != nil {
+			if err := d.put(append(key[:len(key):len(key)], s.Account[:]...), stub); err != nil {
 				return err
 			}
 		}
@@ -218,7 +218,7 @@ func (d *DAO) HasTransaction(h util.Uint256, signers []transaction.Signer, curre
 		return nil
 	}
 	for _, s := range signers {
-		sv, err := d.store.Get(append(key[:len(key):len(key)], s.Account.BytesBE()...))
+		sv, err := d.store.Get(append(key[:len(key):len(key)], s.Account[:]...))
 		if err == nil && len(sv) == conflictStubLen && traceable(sv[1:], currentHeight, maxTraceable) {
 			return ErrHasConflicts
 		}
@@ -258,13 +258,15 @@ func (d *DAO) GetCurrentBlock() (util.Uint256, uint32, error) {
 }
 
 // PutCurrentHeader records the last stored header.
+// The header pointer keeps the hash byte-reversed, as neo-go's layout does.
 func (d *DAO) PutCurrentHeader(h util.Uint256, height uint32) error {
-	return d.put(storage.SYSCurrentHeader.Bytes(), pointer(h, height))
+	return d.put(storage.SYSCurrentHeader.Bytes(), pointer(h.Reverse(), height))
 }
 
 // GetCurrentHeader returns the hash and height of the last stored header.
 func (d *DAO) GetCurrentHeader() (util.Uint256, uint32, error) {
-	return d.readPointer(storage.SYSCurrentHeader)
+	h, height, err := d.readPointer(storage.SYSCurrentHeader)
+	return h.Reverse(), height, err
 }
 
 func headerHashKey(height uint32) []byte {
