@@ -27,4 +27,3 @@ func (m Magic) String() string {
 	}
 	return "net" + strconv.FormatUint(uint64(m), 10)
 }
-
