@@ -112,7 +112,12 @@ func (c *Context) Locals() []stackitem.Item { return slotItems(c.locals) }
 // Arguments returns the argument slot contents (nil if uninitialised).
 func (c *Context) Arguments() []stackitem.Item { return slotItems(c.args) }
 
-// clone is the frame CALL creates: same shared state, new IP, no slots.
-func (c *Context) clone(ip int) *Context {
+// Clone returns a frame that shares the script, evaluation stack, static
+// fields and host data of c, starts at ip with no locals, arguments or
+// TRY blocks and returns any number of values to the shared stack
+// (reference ExecutionContext.Clone(initialPosition)). CALL uses it, and
+// the interop layer runs a contract's _initialize in such a frame.
+// LoadContext refuses it if ip is outside the script.
+func (c *Context) Clone(ip int) *Context {
 	return &Context{sh: c.sh, ip: ip, rvcount: 0}
 }

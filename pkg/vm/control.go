@@ -145,12 +145,9 @@ func (v *VM) compareTop(c *Context, base opcode.Opcode) bool {
 	return cmp <= 0
 }
 
-func (v *VM) call(c *Context, pos int) {
-	if pos < 0 || pos > len(c.sh.script.Bytes()) {
-		v.fail(fmt.Errorf("%w: call to %d", ErrJump, pos))
-	}
-	v.check(v.LoadContext(c.clone(pos)))
-}
+// call is the reference ExecuteCall: a clone at pos (LoadContext checks
+// the position).
+func (v *VM) call(c *Context, pos int) { v.check(v.LoadContext(c.Clone(pos))) }
 
 func opCall(v *VM, c *Context, _ opcode.Opcode, arg []byte) { v.call(c, c.ip+jumpOffset(arg)) }
 

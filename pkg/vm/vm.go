@@ -224,8 +224,12 @@ func (v *VM) LoadScriptWithRetCount(script []byte, rvcount, ip int) (*Context, e
 	return ctx, v.LoadContext(ctx)
 }
 
-// LoadContext pushes ctx onto the invocation stack.
+// LoadContext pushes ctx onto the invocation stack. It fails when the
+// stack is full or ctx's position is outside its script.
 func (v *VM) LoadContext(ctx *Context) error {
+	if n := len(ctx.sh.script.Bytes()); ctx.ip < 0 || ctx.ip > n {
+		return fmt.Errorf("%w: position %d/%d", ErrJump, ctx.ip, n)
+	}
 	if len(v.istack) >= v.limits.MaxInvocationStackSize {
 		return fmt.Errorf("%w: %d", ErrInvocationOverflow, len(v.istack))
 	}

@@ -55,9 +55,6 @@ var (
 	// ErrContractNotFound is returned for a call to a missing contract or
 	// method.
 	ErrContractNotFound = errors.New("interop: contract or method not found")
-	// ErrNoVMSupport is returned when the VM lacks an API this package
-	// needs (see Context.LoadContract).
-	ErrNoVMSupport = errors.New("interop: VM lacks a required API")
 )
 
 // Container is what a script runs for: *transaction.Transaction or

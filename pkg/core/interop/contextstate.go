@@ -96,12 +96,6 @@ func (ic *Context) load(script []byte, rvcount, ip int, st *ContextState, h util
 // methodInit is the method run before any other of a contract.
 const methodInit = "_initialize"
 
-// cloner is the VM API the reference uses to run _initialize in the frame
-// of a contract call (ExecutionContext.Clone).
-type cloner interface {
-	Clone(ip int) *vm.Context
-}
-
 // LoadContract loads method md of contract c with flags (the reference
 // LoadContract): its return count follows the method's return type and its
 // _initialize method, if any, runs first in a frame sharing its statics.
@@ -116,11 +110,7 @@ func (ic *Context) LoadContract(c *state.Contract, md *manifest.Method, flags ca
 		return nil, err
 	}
 	if init := c.Manifest.ABI.GetMethod(methodInit, 0); init != nil {
-		cl, ok := any(ctx).(cloner)
-		if !ok {
-			return nil, fmt.Errorf("%w: vm.Context.Clone for _initialize of %s", ErrNoVMSupport, c.Hash)
-		}
-		if err := ic.vm.LoadContext(cl.Clone(init.Offset)); err != nil {
+		if err := ic.vm.LoadContext(ctx.Clone(init.Offset)); err != nil {
 			return nil, fmt.Errorf("interop: load _initialize: %w", err)
 		}
 	}
