@@ -1,6 +1,7 @@
 package vm
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -62,4 +63,58 @@ func TestCloneOutOfScript(t *testing.T) {
 	require.ErrorIs(t, v.LoadContext(ctx.Clone(-1)), ErrJump)
 	require.NoError(t, v.LoadContext(ctx.Clone(len(s)))) // RET at the end
 	require.Equal(t, 2, v.InvocationDepth())
+}
+
+// TestUnloadHookFaults checks that an error of OnContextUnloaded FAULTs
+// the VM with that error, on RET and while an exception unwinds.
+func TestUnloadHookFaults(t *testing.T) {
+	errHook := errors.New("hook refused")
+	inner := script(t, func(b *emit.Builder) { b.Int(1) })
+	throwing := script(t, func(b *emit.Builder) { b.Int(1).Opcodes(opcode.THROW) })
+	for name, callee := range map[string][]byte{"RET": inner, "THROW": throwing} {
+		t.Run(name, func(t *testing.T) {
+			// TRY { SYSCALL (loads callee) } CATCH { } ; PUSH 5
+			outer := script(t, func(b *emit.Builder) {
+				b.Instruction(opcode.TRY, []byte{3 + 5 + 2, 0})
+				b.SyscallID(1)
+				b.Jump(opcode.ENDTRY, 3)
+				b.Opcodes(opcode.DROP).Int(5)
+			})
+			calls := 0
+			setup := func(fail bool) func(v *VM) {
+				return func(v *VM) {
+					v.SyscallHandler = func(v *VM, _ uint32) error {
+						_, err := v.LoadScript(callee)
+						return err
+					}
+					v.OnContextUnloaded = func(v *VM, ctx *Context) error {
+						calls++
+						if fail && v.Context() != nil {
+							return errHook
+						}
+						return nil
+					}
+				}
+			}
+			v := run(t, outer, setup(false))
+			require.Equal(t, HaltState, v.State(), "%v", v.FaultException())
+			v = run(t, outer, setup(true))
+			require.Equal(t, FaultState, v.State())
+			require.Same(t, errHook, v.FaultException())
+			require.Positive(t, calls)
+		})
+	}
+}
+
+func TestUnloadContext(t *testing.T) {
+	v := New()
+	_, err := v.UnloadContext()
+	require.ErrorIs(t, err, ErrNoContext)
+	_, err = v.LoadScript([]byte{byte(opcode.RET)})
+	require.NoError(t, err)
+	errHook := errors.New("no")
+	v.OnContextUnloaded = func(*VM, *Context) error { return errHook }
+	_, err = v.UnloadContext()
+	require.Same(t, errHook, err)
+	require.Equal(t, FaultState, v.State())
 }

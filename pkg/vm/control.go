@@ -184,9 +184,7 @@ func opSyscall(v *VM, _ *Context, _ opcode.Opcode, arg []byte) {
 }
 
 func opRet(v *VM, _ *Context, _ opcode.Opcode, _ []byte) {
-	c := v.istack[len(v.istack)-1]
-	v.istack[len(v.istack)-1] = nil
-	v.istack = v.istack[:len(v.istack)-1]
+	c := v.popContext()
 	dst := v.rstack
 	if len(v.istack) > 0 {
 		dst = v.istack[len(v.istack)-1].sh.estack
@@ -202,13 +200,13 @@ func opRet(v *VM, _ *Context, _ opcode.Opcode, _ []byte) {
 	if len(v.istack) == 0 {
 		v.state = HaltState
 	}
-	v.contextUnloaded(c)
+	v.check(v.contextUnloaded(c))
 	v.jumping = true
 }
 
 // contextUnloaded is the reference ContextUnloaded: it releases the slots
-// of a context that left the invocation stack.
-func (v *VM) contextUnloaded(c *Context) {
+// of a context that left the invocation stack and runs the host hook.
+func (v *VM) contextUnloaded(c *Context) error {
 	cur := v.Context()
 	if cur == nil {
 		v.entry = nil
@@ -223,17 +221,30 @@ func (v *VM) contextUnloaded(c *Context) {
 		c.args.clearRefs(&v.rc)
 	}
 	if v.OnContextUnloaded != nil {
-		v.OnContextUnloaded(v, c)
+		return v.OnContextUnloaded(v, c)
 	}
+	return nil
 }
 
 // UnloadContext removes the current context (as an exception unwinding
-// through it would) and returns it.
-func (v *VM) UnloadContext() *Context {
+// through it would) and returns it. An error of the unload hook FAULTs
+// the VM and is returned.
+func (v *VM) UnloadContext() (*Context, error) {
+	if len(v.istack) == 0 {
+		return nil, ErrNoContext
+	}
+	c := v.popContext()
+	if err := v.contextUnloaded(c); err != nil {
+		v.state, v.faultErr = FaultState, err
+		return c, err
+	}
+	return c, nil
+}
+
+func (v *VM) popContext() *Context {
 	c := v.istack[len(v.istack)-1]
 	v.istack[len(v.istack)-1] = nil
 	v.istack = v.istack[:len(v.istack)-1]
-	v.contextUnloaded(c)
 	return c
 }
 
@@ -344,7 +355,7 @@ func (v *VM) throw(ex stackitem.Item) {
 				continue
 			}
 			for range pop {
-				v.UnloadContext()
+				v.check(v.contextUnloaded(v.popContext()))
 			}
 			if t.state == tryBody && t.catchPtr >= 0 {
 				t.state = tryCatch

@@ -43,8 +43,11 @@ type VM struct {
 	// CallTHandler runs CALLT; nil makes every CALLT FAULT.
 	CallTHandler CallTHandler
 	// OnContextUnloaded, if set, runs after a context left the invocation
-	// stack (on RET or while an exception unwinds).
-	OnContextUnloaded func(v *VM, ctx *Context)
+	// stack (on RET, after its results were copied to the caller, or while
+	// an exception unwinds through it). An error FAULTs the VM with that
+	// error as the fault exception (reference ApplicationEngine
+	// ContextUnloaded throwing).
+	OnContextUnloaded func(v *VM, ctx *Context) error
 }
 
 // New returns a VM in the BREAK state with the default limits, the latest

@@ -146,7 +146,6 @@ type Context struct {
 	invocations   map[util.Uint160]int
 	nonce         [NonceDataLen]byte
 	randomTimes   uint32
-	hookErr       error // a fault raised while a context unloaded
 }
 
 // NewContext returns a Context over d (typically the transaction's private
@@ -234,13 +233,7 @@ func (ic *Context) chargeExec(price int64) error {
 }
 
 // Run executes the loaded scripts until HALT or FAULT and returns the fault.
-func (ic *Context) Run() error {
-	err := ic.vm.Run()
-	if ic.hookErr != nil {
-		return ic.hookErr
-	}
-	return err
-}
+func (ic *Context) Run() error { return ic.vm.Run() }
 
 // Execution returns the result of the run in the application log form.
 func (ic *Context) Execution() state.Execution {
@@ -251,28 +244,13 @@ func (ic *Context) Execution() state.Execution {
 	}
 	e.Stack = ic.vm.ResultStack().Items()
 	if e.VMState == vm.FaultState {
-		if f := ic.faultError(); f != nil {
+		if f := ic.vm.FaultException(); f != nil {
 			e.FaultException = f.Error()
 		}
 		return e
 	}
 	e.Events = ic.notifications
 	return e
-}
-
-func (ic *Context) faultError() error {
-	if ic.hookErr != nil {
-		return ic.hookErr
-	}
-	return ic.vm.FaultException()
-}
-
-// fault stops the VM from a hook that cannot return an error.
-func (ic *Context) fault(err error) {
-	if ic.hookErr == nil {
-		ic.hookErr = err
-	}
-	ic.vm.SetState(vm.FaultState)
 }
 
 // GetContract returns the state of contract h as the current context sees

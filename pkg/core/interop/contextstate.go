@@ -121,15 +121,13 @@ func (ic *Context) LoadContract(c *state.Contract, md *manifest.Method, flags ca
 // CALL frame of it) returns, its DAO layer is committed and its
 // notification count passed up, a dynamic call gets exactly one result;
 // when an exception unwinds it, its layer and notifications are dropped.
-func (ic *Context) contextUnloaded(v *vm.VM, ctx *vm.Context) {
+// An error FAULTs the VM.
+func (ic *Context) contextUnloaded(v *vm.VM, ctx *vm.Context) error {
 	cur := v.Context()
 	if cur != nil && cur.ScriptRef() == ctx.ScriptRef() {
-		return
+		return nil
 	}
-	st := StateOf(ctx)
-	if err := ic.finishContext(v, ctx, cur, st); err != nil {
-		ic.fault(err)
-	}
+	return ic.finishContext(v, ctx, cur, StateOf(ctx))
 }
 
 func (ic *Context) finishContext(v *vm.VM, ctx, cur *vm.Context, st *ContextState) error {
