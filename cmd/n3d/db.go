@@ -164,7 +164,11 @@ func restoreDB(ctx context.Context, cfg config.Config, log *zap.Logger, o Restor
 	var onChanges func(uint32, []chain.StorageChange)
 	if o.DumpDir != "" {
 		sd = &storageDump{dir: o.DumpDir}
-		onChanges = sd.add
+		onChanges = func(index uint32, ch []chain.StorageChange) {
+			if index != 0 { // the genesis is the node's own, as in neo-go
+				sd.add(index, ch)
+			}
+		}
 		defer func() { err = errors.Join(err, sd.Close()) }()
 	}
 	c, err := openChain(cfg, log, onChanges)

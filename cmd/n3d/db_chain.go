@@ -38,10 +38,7 @@ func openChain(cfg config.Config, log *zap.Logger, onChanges func(uint32, []chai
 	return c, nil
 }
 
-// newNatives builds the native contract set of the network. The full set
-// (NEO, GAS, ContractManagement, Oracle, RoleManagement, Notary) is still
-// being written in pkg/core/native; until it is, the chain cannot execute
-// blocks and the db commands say so.
-func newNatives(_ *config.ProtocolConfiguration) (chain.Natives, error) {
-	return nil, fmt.Errorf("%w (the native contracts are not complete yet)", errNotAvailable)
+// newNatives builds the native contract set of the network.
+func newNatives(p *config.ProtocolConfiguration) (chain.Natives, error) {
+	return chain.NewNativeSet(p)
 }

@@ -2,14 +2,17 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/n3d-io/n3d/internal/conformance"
+	"github.com/n3d-io/n3d/pkg/config"
 	"github.com/n3d-io/n3d/pkg/core/chain"
 	"github.com/stretchr/testify/require"
+	"go.uber.org/zap"
 )
 
 // readLines parses a JSON-lines file into generic values.
@@ -77,4 +80,35 @@ func TestStorageDumpLayout(t *testing.T) {
 	_, hasValue := op["value"]
 	require.False(t, hasValue, "Deleted entries carry no value")
 	require.EqualValues(t, 1, line["size"])
+}
+
+// TestRestoreDumpCommands restores a reference chain through the command
+// functions into LevelDB with --dump, reopens it for db dump and gets the
+// input back byte for byte.
+func TestRestoreDumpCommands(t *testing.T) {
+	dir := conformance.Dir(t, "chains", "chain50x2")
+	cfg, err := config.LoadFile(filepath.Join(dir, "protocol.yml"), "")
+	require.NoError(t, err)
+	tmp := t.TempDir()
+	cfg.ApplicationConfiguration.DBConfiguration = config.DBConfiguration{Type: config.DBLevelDB,
+		LevelDBOptions: config.LevelDBOptions{DataDirectoryPath: filepath.Join(tmp, "db")}}
+	in := filepath.Join(dir, "chain50x2.acc")
+	dumpDir := filepath.Join(tmp, "diffs")
+	log := zap.NewNop()
+	require.NoError(t, restoreDB(context.Background(), cfg, log, RestoreOptions{In: in, Count: 20, DumpDir: dumpDir}))
+	// A second run continues after block 20.
+	require.NoError(t, restoreDB(context.Background(), cfg, log, RestoreOptions{In: in, DumpDir: dumpDir}))
+	lines := readLines(t, filepath.Join(dumpDir, "BlockStorage_0", "dump-block-0.dump"))
+	require.Equal(t, 50, len(lines))
+	for i, l := range lines {
+		require.EqualValues(t, i+1, l.(map[string]any)["block"])
+	}
+	out := filepath.Join(tmp, "out.acc")
+	require.NoError(t, dumpDB(context.Background(), cfg, log, DumpOptions{Out: out, NonIncremental: true}))
+	want, err := os.ReadFile(in)
+	require.NoError(t, err)
+	got, err := os.ReadFile(out)
+	require.NoError(t, err)
+	require.Equal(t, want, got)
+	require.Error(t, dumpDB(context.Background(), cfg, log, DumpOptions{Out: out, Start: 40, Count: 20}))
 }

@@ -13,10 +13,12 @@ import (
 )
 
 // fillBloom adds every stored transaction hash to the filter (at open).
+// Keys are DataExecutable ‖ hash in wire order; conflict stubs (type and
+// height only) are left out.
 func (c *Chain) fillBloom() error {
 	return c.cache.Seek(storage.SeekRange{Prefix: storage.DataExecutable.Bytes()}, func(k, v []byte) bool {
-		if len(k) == 1+util.Uint256Size && len(v) > 0 && v[0] == storage.ExecTransaction {
-			h, err := util.Uint256DecodeBytesBE(k[1:])
+		if len(k) == 1+util.Uint256Size && len(v) > 1+4 && v[0] == storage.ExecTransaction {
+			h, err := util.Uint256DecodeBytesLE(k[1:])
 			if err == nil {
 				c.bloom.AddHash(bloomKey(h))
 			}
