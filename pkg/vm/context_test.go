@@ -8,6 +8,7 @@ import (
 
 	"github.com/n3d-io/n3d/pkg/vm/emit"
 	"github.com/n3d-io/n3d/pkg/vm/opcode"
+	"github.com/n3d-io/n3d/pkg/vm/stackitem"
 )
 
 // initScript is a contract-shaped script: "main" at 0 returns static 0
@@ -63,6 +64,34 @@ func TestCloneOutOfScript(t *testing.T) {
 	require.ErrorIs(t, v.LoadContext(ctx.Clone(-1)), ErrJump)
 	require.NoError(t, v.LoadContext(ctx.Clone(len(s)))) // RET at the end
 	require.Equal(t, 2, v.InvocationDepth())
+}
+
+// TestRetKeepsCalleeStack checks the reference RET: results are copied to
+// the caller's stack and stay on the callee's, so the unload hook can
+// count them; the reference count is not changed by the copy.
+func TestRetKeepsCalleeStack(t *testing.T) {
+	inner := script(t, func(b *emit.Builder) { b.Int(1).Int(2).Opcodes(opcode.NEWARRAY0) })
+	outer := script(t, func(b *emit.Builder) { b.Int(9).SyscallID(1).Opcodes(opcode.DEPTH) })
+	var calleeLen, callerLen, refs int
+	v := run(t, outer, func(v *VM) {
+		v.SyscallHandler = func(v *VM, _ uint32) error {
+			_, err := v.LoadScript(inner)
+			return err
+		}
+		v.OnContextUnloaded = func(v *VM, ctx *Context) error {
+			if cur := v.Context(); cur != nil {
+				calleeLen, callerLen, refs = ctx.Estack().Len(), cur.Estack().Len(), v.References()
+			}
+			return nil
+		}
+	})
+	require.Equal(t, HaltState, v.State(), "%v", v.FaultException())
+	require.Equal(t, 3, calleeLen)
+	require.Equal(t, 4, callerLen)
+	require.Equal(t, 4, refs)
+	items := v.ResultStack().Items()
+	require.Len(t, items, 5)
+	require.Equal(t, stackitem.NewInt(4), items[4]) // DEPTH after the call
 }
 
 // TestUnloadHookFaults checks that an error of OnContextUnloaded FAULTs

@@ -193,9 +193,10 @@ func opRet(v *VM, _ *Context, _ opcode.Opcode, _ []byte) {
 		if c.rvcount >= 0 && src.Len() != c.rvcount {
 			v.fail(fmt.Errorf("%w: expected %d, got %d", ErrReturnCount, c.rvcount, src.Len()))
 		}
+		// Reference EvaluationStack.CopyTo: the items move to the caller
+		// with their references counted once; the callee's stack keeps
+		// them so that the unload hook sees how many were returned.
 		dst.e = append(dst.e, src.e...)
-		clear(src.e)
-		src.e = src.e[:0]
 	}
 	if len(v.istack) == 0 {
 		v.state = HaltState

@@ -8,8 +8,12 @@
 // SetHardforkChecker, SetExecFeeFactor/SetGasLimit — loads one or more
 // scripts (LoadScript, LoadScriptWithRetCount) and calls Run. Each loaded
 // script is a Context with its own evaluation stack; CALL/CALL_L/CALLA push
-// frames that share the caller's stack, static fields and host data
-// (Context.Data). Run decodes and executes one instruction at a time
+// frames (Context.Clone) that share the caller's stack, static fields and
+// host data (Context.Data); a host may load such a clone itself, as the
+// interop layer does to run a contract's _initialize. RET copies the
+// results to the caller's stack when the stacks differ (checking the
+// return count) and leaves them on the callee's, then OnContextUnloaded
+// runs; its error FAULTs the VM. Run decodes and executes one instruction at a time
 // through a table of opcode handlers, charges the reference opcode price ×
 // exec fee factor, and stops in HALT (values on ResultStack) or FAULT
 // (FaultException explains why). ExecuteNext, StepInto, StepOut and

@@ -33,7 +33,6 @@ type ContextState struct {
 	IsDynamicCall bool
 
 	notificationCount int
-	callerDepth       int      // caller's stack size when a dynamic call started
 	layer             *dao.DAO // this context's private DAO, nil: shares the parent's
 	parentDAO         *dao.DAO
 	onUnloaded        func(ic *Context) error // CallFromNative continuation
@@ -152,8 +151,9 @@ func (ic *Context) finishContext(v *vm.VM, ctx, cur *vm.Context, st *ContextStat
 	if cur != nil {
 		StateOf(cur).notificationCount += st.notificationCount
 		if st.IsDynamicCall {
-			// The VM has moved the results onto the caller's stack.
-			switch n := cur.Estack().Len() - st.callerDepth; {
+			// The VM copied the results onto the caller's stack and left
+			// them on the callee's, as the reference does.
+			switch n := ctx.Estack().Len(); {
 			case n == 0:
 				cur.Estack().Push(stackitem.Null{})
 			case n > 1:

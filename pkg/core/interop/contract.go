@@ -51,9 +51,7 @@ func contractCall(ic *Context) error {
 	if err != nil {
 		return err
 	}
-	st := StateOf(ctx)
-	st.IsDynamicCall = true
-	st.callerDepth = st.Calling.Estack().Len()
+	StateOf(ctx).IsDynamicCall = true
 	return nil
 }
 

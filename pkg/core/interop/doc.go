@@ -28,7 +28,11 @@
 // caller's and its notifications stay, when an exception unwinds it both
 // are dropped — the reference's per-context snapshot semantics. A dynamic
 // call (System.Contract.Call, System.Runtime.LoadScript) that returns
-// nothing leaves Null on the caller's stack.
+// nothing leaves Null on the caller's stack; one that returns several
+// values FAULTs (the VM leaves the results on the callee's stack, so the
+// unload hook counts them there). LoadContract runs a contract's
+// _initialize first, in a vm.Context.Clone of the called method's context
+// so both share the static fields.
 //
 // # For the native framework
 //

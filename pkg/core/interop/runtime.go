@@ -327,7 +327,6 @@ func loadScript(ic *Context) error {
 		CallFlags:     flags & StateOf(cur).CallFlags & callflag.ReadOnly,
 		Calling:       cur,
 		IsDynamicCall: true,
-		callerDepth:   cur.Estack().Len(),
 	}
 	ctx, err := ic.load(script, -1, 0, st, util.Uint160{}, false)
 	if err != nil {
