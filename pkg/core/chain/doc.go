@@ -1,16 +1,38 @@
 // Package chain is n3d's blockchain: it builds the genesis block from the
-// protocol configuration, verifies headers and blocks, executes them and
-// keeps the ledger.
+// protocol configuration, verifies, executes and persists blocks, keeps
+// the state root, and answers questions about the ledger.
 //
 // Files by concern:
 //
 //	genesis.go        genesis block, standby validators, BFT/committee addresses
-//	verify_header.go  header checks against the previous header, witness
-//	witness.go        witness verification: standard-script fast path, VM fallback
-//	errors.go         sentinel errors
+//	verify_header.go  header checks against the previous header, block limits
+//	witness.go        witness verification: exact standard-script fast path, VM fallback (WitnessVM)
+//	chain.go          Config, Open (genesis or reload), Close
+//	add_block.go      AddBlock: verify, execute, store, state root, persist
+//	exec.go           execution through pkg/core/interop (OnPersist, txs, PostPersist)
+//	natives.go        NativeSet: pkg/core/native as the chain uses it
+//	changes.go        the block's change set: trie batch, neo-go storage diff
+//	stateroot.go      per-height state root records
+//	query.go          blocks, headers, transactions (bloom filter), logs, roots
+//	subscribe.go      event subscriptions that never block block processing
+//	restore.go        .acc restore and dump
+//	version.go        the database version record (network, trie mode)
 //
-// Data flow of a block: header checks (index, previous hash, strictly
-// increasing timestamp, primary index, size and transaction limits, Merkle
-// root) ─▶ header witness against the previous block's NextConsensus ─▶
-// execution and persistence.
+// # Data flow of a block
+//
+//	AddBlock ─▶ header (index, previous hash, increasing timestamp, primary,
+//	            witness against the previous NextConsensus), size, tx count
+//	         ─▶ block DAO = private layer over the recorder over the write cache
+//	            OnPersist │ each tx in its own private layer (FAULT: dropped) │ PostPersist
+//	         ─▶ ledger records (block, txs, logs, current block, header hashes)
+//	         ─▶ commit: the recorder keeps the block's change set
+//	         ─▶ MPT batch (contract storage, LedgerContract excluded) → Flush → root
+//	         ─▶ state root record; MemCachedStore.Persist (async: block N+1 runs
+//	            while block N is written, each block one atomic PutChangeSet)
+//	         ─▶ bloom, header index, tip, height; events to subscribers
+//
+// A failure before the commit leaves nothing behind; one after it (a write
+// cache or trie error) stops the chain (ErrBroken) until it is reopened at
+// the last persisted block. Reopening reads the current block, the header
+// hash batches, the state root of that height and refills the bloom filter.
 package chain

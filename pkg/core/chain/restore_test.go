@@ -19,7 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func accFile(t *testing.T, name string) []byte {
+func accFile(t testing.TB, name string) []byte {
 	b, err := os.ReadFile(filepath.Join(conformance.Dir(t, "chains", name), name+".acc"))
 	require.NoError(t, err)
 	return b
