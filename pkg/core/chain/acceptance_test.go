@@ -113,16 +113,8 @@ func checkConformanceChain(t *testing.T, name string) {
 	checkStorage(t, c, filepath.Join(dir, "storage", "final.json"))
 	checkContracts(t, c, filepath.Join(dir, "contracts.json"))
 	t.Logf("%d blocks: state roots, application logs, final storage and contracts equal the reference", c.BlockHeight())
-	if diffErr != nil && os.Getenv("N3D_ACCEPTANCE_STRICT") == "" {
-		t.Skipf("storage diff differs (set N3D_ACCEPTANCE_STRICT=1 to fail): %v; %s", diffErr, acceptancePending)
-	}
 	require.NoError(t, diffErr)
 }
-
-// acceptancePending names what the storage diff check waits for (another
-// package's work).
-const acceptancePending = "needs ContractManagement (pkg/core/native, pkg/core/dao PutContract) not to " +
-	"rewrite the unchanged id→hash key (prefix 12) when a native is updated at a hardfork, as the reference does not"
 
 // firstDiff describes the first key where our storage changes differ from
 // the reference diff ("" when equal).

@@ -115,14 +115,21 @@ func (d *DAO) GetContractByID(id int32) (*state.Contract, error) {
 // PutContract stores c under its hash and its id → hash mapping, as
 // ContractManagement does on deploy and update.
 func (d *DAO) PutContract(c *state.Contract) error {
+	if err := d.UpdateContract(c); err != nil {
+		return err
+	}
+	return d.PutStorageItem(ManagementID, ContractIDKey(c.ID), c.Hash.BytesLE())
+}
+
+// UpdateContract stores a new state of an existing contract. Unlike
+// PutContract it leaves the id mapping alone, as the reference writes that
+// only on deployment (rewriting it would show up in storage diffs).
+func (d *DAO) UpdateContract(c *state.Contract) error {
 	raw, err := c.Bytes()
 	if err != nil {
 		return err
 	}
-	if err := d.PutStorageItem(ManagementID, ContractKey(c.Hash), raw); err != nil {
-		return err
-	}
-	return d.PutStorageItem(ManagementID, ContractIDKey(c.ID), c.Hash.BytesLE())
+	return d.PutStorageItem(ManagementID, ContractKey(c.Hash), raw)
 }
 
 // DeleteContract removes the state and id mapping of c.

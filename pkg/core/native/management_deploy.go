@@ -221,7 +221,7 @@ func (m *Management) update(ic *interop.Context, args []stackitem.Item) (stackit
 		return nil, err
 	}
 	c.UpdateCounter++
-	if err := ic.DAO().PutContract(&c); err != nil {
+	if err := ic.DAO().UpdateContract(&c); err != nil {
 		return nil, err
 	}
 	return m.onDeploy(ic, &c, data, true, len(args), nil)

@@ -72,7 +72,7 @@ func (m *Management) persistNative(ic *interop.Context, e *entry, index uint32, 
 		cs := *old
 		cs.NEF, cs.Manifest = snap.NEF, snap.Manifest
 		cs.UpdateCounter++
-		if err := ic.DAO().PutContract(&cs); err != nil {
+		if err := ic.DAO().UpdateContract(&cs); err != nil {
 			return err
 		}
 	}
