@@ -19,6 +19,16 @@
 // (FaultException explains why). ExecuteNext, StepInto, StepOut and
 // StepOver follow the reference debugger.
 //
+// # Script checks
+//
+// Loading a script does not validate it (the reference's lenient Script):
+// a bad instruction FAULTs when reached. ValidateScript is the
+// reference's strict mode (every instruction decodes, jump/call/try/PUSHA
+// targets start instructions, type operands are defined), used by
+// System.Runtime.LoadScript and for witness, transaction and contract
+// scripts; NewScriptChecker gives the per-offset check that
+// manifest.ABI.Check takes (CheckInstruction), strict or lenient.
+//
 // # Faithfulness
 //
 // Stack references are counted with the reference semantics

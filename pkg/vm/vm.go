@@ -315,44 +315,19 @@ func (v *VM) step() {
 	v.jumping = false
 }
 
-// decode reads the instruction at ip (reference Instruction constructor).
+// decode reads the instruction at ip (reference Instruction constructor);
+// operands of fixed size are sliced inline, the rest goes through
+// decodeInstruction.
 func (v *VM) decode(script []byte, ip int) (opcode.Opcode, []byte, int) {
 	op := opcode.Opcode(script[ip])
-	info := opInfo[op]
-	if !info.valid {
-		v.fail(fmt.Errorf("%w: invalid opcode 0x%02x at %d", ErrBadScript, byte(op), ip))
-	}
-	size, prefix := int(info.size), int(info.prefix)
-	if prefix == 0 && ip+1+size <= len(script) {
-		return op, script[ip+1 : ip+1+size], 1 + size
-	}
-	p := ip + 1
-	switch prefix {
-	case 1:
-		if p >= len(script) {
-			v.fail(fmt.Errorf("%w: truncated %s at %d", ErrBadScript, op, ip))
+	if info := opInfo[op]; info.valid && info.prefix == 0 {
+		if end := ip + 1 + int(info.size); end <= len(script) {
+			return op, script[ip+1 : end], 1 + int(info.size)
 		}
-		size = int(script[p])
-	case 2:
-		if p+1 >= len(script) {
-			v.fail(fmt.Errorf("%w: truncated %s at %d", ErrBadScript, op, ip))
-		}
-		size = int(script[p]) | int(script[p+1])<<8
-	case 4:
-		if p+3 >= len(script) {
-			v.fail(fmt.Errorf("%w: truncated %s at %d", ErrBadScript, op, ip))
-		}
-		u := uint32(script[p]) | uint32(script[p+1])<<8 | uint32(script[p+2])<<16 | uint32(script[p+3])<<24
-		if int32(u) < 0 {
-			v.fail(fmt.Errorf("%w: negative operand size at %d", ErrBadScript, ip))
-		}
-		size = int(u)
 	}
-	p += prefix
-	if p+size > len(script) {
-		v.fail(fmt.Errorf("%w: operand of %s out of bounds at %d", ErrBadScript, op, ip))
-	}
-	return op, script[p : p+size], 1 + prefix + size
+	op, arg, size, err := decodeInstruction(script, ip)
+	v.check(err)
+	return op, arg, size
 }
 
 // opInfo caches validity and operand layout per opcode byte.

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/n3d-io/n3d/pkg/core/interop"
+	"github.com/n3d-io/n3d/pkg/crypto/hash"
 	"github.com/n3d-io/n3d/pkg/smartcontract/callflag"
 	"github.com/n3d-io/n3d/pkg/util"
 	"github.com/n3d-io/n3d/pkg/vm"
@@ -149,3 +150,40 @@ func tryCatch(t *testing.T, body []byte) []byte {
 }
 
 func le32(n int) []byte { return []byte{byte(n), byte(n >> 8), byte(n >> 16), byte(n >> 24)} }
+
+// TestLoadScript: flags are those asked for, limited by the caller's and
+// by ReadOnly; the script is validated in strict mode; the loaded script
+// is its own executing and entry-relative context.
+func TestLoadScript(t *testing.T) {
+	e := newEnv()
+	entry := script(t, func(b *emit.Builder) {
+		loadScriptCall(b, script(t, func(b *emit.Builder) { b.Syscall(interop.ContractGetCallFlags) }), callflag.All)
+		loadScriptCall(b, script(t, func(b *emit.Builder) { b.Syscall(interop.ContractGetCallFlags) }), callflag.ReadStates)
+		loadScriptCall(b, script(t, func(b *emit.Builder) { b.Syscall(interop.RuntimeGetCallingScriptHash) }), callflag.None)
+	})
+	st := e.halt(t, entry)
+	require.Len(t, st, 3)
+	require.True(t, stackitem.NewInt(int64(callflag.ReadOnly)).Equals(st[0]), "All & ReadOnly")
+	require.True(t, stackitem.NewInt(int64(callflag.ReadStates)).Equals(st[1]))
+	require.Equal(t, stackitem.ByteString(hash.Hash160(entry).BytesLE()), st[2])
+
+	// Strict mode: a jump into an operand, a truncated instruction or an
+	// undefined opcode FAULT at load time, even under TRY.
+	for _, bad := range [][]byte{
+		{byte(opcode.JMP), 3, byte(opcode.PUSHINT8), 5, byte(opcode.RET)},
+		{byte(opcode.PUSHDATA1), 5},
+		{byte(opcode.RET), 0xff},
+	} {
+		err := e.fault(t, tryCatch(t, script(t, func(b *emit.Builder) { loadScriptCall(b, bad, callflag.All) })))
+		require.ErrorIs(t, err, vm.ErrBadScript)
+	}
+	// Call flags outside All.
+	require.ErrorIs(t, e.fault(t, script(t, func(b *emit.Builder) {
+		loadScriptCall(b, []byte{byte(opcode.RET)}, callflag.All+1)
+	})), interop.ErrInvalidArgument)
+	// It needs AllowCall.
+	ic := interop.NewContext(e.cfg, e.d)
+	_, err := ic.LoadScript(script(t, func(b *emit.Builder) { loadScriptCall(b, []byte{byte(opcode.RET)}, callflag.All) }), callflag.ReadStates, -1, 0)
+	require.NoError(t, err)
+	require.ErrorIs(t, ic.Run(), interop.ErrMissingFlags)
+}

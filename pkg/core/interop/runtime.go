@@ -322,6 +322,10 @@ func loadScript(ic *Context) error {
 	if !flags.IsValid() {
 		return fmt.Errorf("%w: call flags %d", ErrInvalidArgument, f)
 	}
+	// The reference loads new Script(script, strictMode: true).
+	if err := vm.ValidateScript(script); err != nil {
+		return fmt.Errorf("%w: %w", ErrInvalidArgument, err)
+	}
 	cur := ic.vm.Context()
 	st := &ContextState{
 		CallFlags:     flags & StateOf(cur).CallFlags & callflag.ReadOnly,
