@@ -144,11 +144,11 @@ func dumpDB(_ context.Context, cfg config.Config, log *zap.Logger, o DumpOptions
 		return fmt.Errorf("db dump: %w", err)
 	}
 	defer func() { err = errors.Join(err, c.Close()) }()
-	out, closeOut, err := outputFile(o.Out)
+	out, finish, err := outputFile(o.Out)
 	if err != nil {
 		return fmt.Errorf("db dump: %w", err)
 	}
-	defer func() { err = errors.Join(err, closeOut()) }()
+	defer func() { err = finish(err) }()
 	plain := o.NonIncremental && o.Start == 0
 	if err := chain.Dump(c, out, o.Start, o.Count, plain); err != nil {
 		return fmt.Errorf("db dump: %w", err)
@@ -198,13 +198,29 @@ func inputFile(path string) (io.Reader, func() error, error) {
 	return bufio.NewReaderSize(f, 1<<20), f.Close, nil
 }
 
-func outputFile(path string) (io.Writer, func() error, error) {
+// outputFile opens where a dump goes. A file is written under a temporary
+// name and renamed into place by finish only when the dump succeeded, so a
+// failed dump never leaves a partial file behind; finish(err) returns err
+// joined with any error of its own.
+func outputFile(path string) (io.Writer, func(error) error, error) {
 	if path == "" {
-		return os.Stdout, func() error { return nil }, nil
+		return os.Stdout, func(err error) error { return err }, nil
 	}
-	f, err := os.Create(path)
+	tmp := path + ".tmp"
+	f, err := os.Create(tmp)
 	if err != nil {
 		return nil, nil, err
 	}
-	return f, func() error { return errors.Join(f.Sync(), f.Close()) }, nil
+	bw := bufio.NewWriterSize(f, 1<<20)
+	finish := func(err error) error {
+		if err == nil {
+			err = errors.Join(bw.Flush(), f.Sync())
+		}
+		err = errors.Join(err, f.Close())
+		if err != nil {
+			return errors.Join(err, os.Remove(tmp))
+		}
+		return os.Rename(tmp, path)
+	}
+	return bw, finish, nil
 }

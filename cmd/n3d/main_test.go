@@ -228,9 +228,12 @@ func TestDBCommandsNotAvailable(t *testing.T) {
 	}
 	// Dump and restore work; on an empty chain and a missing file they fail
 	// with errors that say why.
-	code, _, stderr := runCLI(t, "db", "dump", "--config-path", dir, "--unittest", "-o", "x.acc", "-s", "1", "-c", "2", "--non-incremental")
+	out := filepath.Join(t.TempDir(), "x.acc")
+	code, _, stderr := runCLI(t, "db", "dump", "--config-path", dir, "--unittest", "-o", out, "-s", "1", "-c", "2", "--non-incremental")
 	require.Equal(t, 1, code)
 	require.Contains(t, stderr, "above height 0")
+	require.NoFileExists(t, out, "a failed dump leaves no file")
+	require.NoFileExists(t, out+".tmp")
 	code, _, stderr = runCLI(t, "db", "restore", "--config-path", dir, "--unittest", "-i", "missing.acc")
 	require.Equal(t, 1, code)
 	require.Contains(t, stderr, "missing.acc")
