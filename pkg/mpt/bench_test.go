@@ -4,7 +4,9 @@ import (
 	"encoding/binary"
 	"errors"
 	"math/rand/v2"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/n3d-io/n3d/pkg/storage"
 	"github.com/n3d-io/n3d/pkg/util"
@@ -95,16 +97,20 @@ func BenchmarkBlock10k(b *testing.B) {
 func benchBlock(b *testing.B, r *rand.Rand, base [][]byte, s Store, mode string) {
 	tr, _ := benchTrieOn(b, s, base)
 	tr.Collapse(3) // a node keeps a few upper levels in memory
+	var clk cpuClock
+	defer clk.report(b)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
+		tr.Collapse(3)
 		keys := append(benchKeys(r, 5_000), base[i*5_000%95_000:][:5_000]...)
 		values := make([][]byte, len(keys))
 		for j := range values {
 			values[j] = benchValue(r)
 		}
 		b.StartTimer()
+		clk.start()
 		if mode == "batch" {
 			var batch Batch
 			for j, k := range keys {
@@ -118,9 +124,7 @@ func benchBlock(b *testing.B, r *rand.Rand, base [][]byte, s Store, mode string)
 		}
 		require.NoError(b, tr.Flush(uint32(i+1)))
 		_ = tr.StateRoot()
-		b.StopTimer()
-		tr.Collapse(3)
-		b.StartTimer()
+		clk.stop()
 	}
 }
 
@@ -135,6 +139,8 @@ func BenchmarkBatch10kEmpty(b *testing.B) {
 	for _, st := range benchStores {
 		b.Run(st.name, func(b *testing.B) {
 			b.ReportAllocs()
+			var clk cpuClock
+			clk.start()
 			for b.Loop() {
 				tr, _ := benchTrieOn(b, st.new(), nil)
 				var batch Batch
@@ -145,6 +151,8 @@ func BenchmarkBatch10kEmpty(b *testing.B) {
 				require.NoError(b, tr.Flush(1))
 				_ = tr.StateRoot()
 			}
+			clk.stop()
+			clk.report(b)
 		})
 	}
 }
@@ -157,12 +165,16 @@ func BenchmarkPutSingle(b *testing.B) {
 	// Two values, swapped on every pass over the keys, so every Put changes.
 	vs := [2][]byte{benchValue(r), benchValue(r)}
 	b.ReportAllocs()
+	var clk cpuClock
 	i := 0
+	clk.start()
 	for b.Loop() {
 		require.NoError(b, tr.Put(keys[i%len(keys)], vs[i/len(keys)%2]))
 		require.NoError(b, tr.Flush(uint32(i)))
 		i++
 	}
+	clk.stop()
+	clk.report(b)
 }
 
 // BenchmarkGet reads keys of a 10k-key trie held in memory.
@@ -176,7 +188,9 @@ func BenchmarkGet(b *testing.B) {
 		require.NoError(b, err)
 	}
 	b.ReportAllocs()
+	var clk cpuClock
 	i := 0
+	clk.start()
 	for b.Loop() {
 		_, err := tr.Get(keys[i%len(keys)])
 		if err != nil {
@@ -184,6 +198,8 @@ func BenchmarkGet(b *testing.B) {
 		}
 		i++
 	}
+	clk.stop()
+	clk.report(b)
 }
 
 // BenchmarkGetFromStore reads keys of a 10k-key trie collapsed to its root,
@@ -193,7 +209,9 @@ func BenchmarkGetFromStore(b *testing.B) {
 	keys := benchKeys(r, 10_000)
 	tr, _ := benchTrie(b, keys)
 	b.ReportAllocs()
+	var clk cpuClock
 	i := 0
+	clk.start()
 	for b.Loop() {
 		tr.Collapse(0)
 		_, err := tr.Get(keys[i%len(keys)])
@@ -202,6 +220,8 @@ func BenchmarkGetFromStore(b *testing.B) {
 		}
 		i++
 	}
+	clk.stop()
+	clk.report(b)
 }
 
 // neoGoBenchRoot is the root neo-go v0.111.0's mpt computes for the 10k-key
@@ -216,4 +236,21 @@ func TestBenchDataRootMatchesNeoGo(t *testing.T) {
 	want, err := util.Uint256DecodeStringBE(neoGoBenchRoot)
 	require.NoError(t, err)
 	require.Equal(t, want, tr.StateRoot())
+}
+
+// cpuClock adds up the process CPU time (user and system, all threads, so
+// GC work is included) of the timed sections: on a shared machine it varies
+// far less with load than wall time. Reported as cpu-ns/op.
+type cpuClock struct{ total, mark time.Duration }
+
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru) // cannot fail for SELF
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func (c *cpuClock) start() { c.mark = processCPU() }
+func (c *cpuClock) stop()  { c.total += processCPU() - c.mark }
+func (c *cpuClock) report(b *testing.B) {
+	b.ReportMetric(float64(c.total.Nanoseconds())/float64(b.N), "cpu-ns/op")
 }
