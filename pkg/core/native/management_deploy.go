@@ -30,11 +30,11 @@ func argNullableBytes(it stackitem.Item) ([]byte, bool, error) {
 }
 
 // checkScript is the reference Helper.Check: the ABI against the script,
-// parsed strictly from Basilisk.
+// parsed strictly (vm.ValidateScript's rules) from Basilisk.
 func checkScript(ic *interop.Context, script []byte, abi *manifest.ABI) error {
-	sc, err := newScriptChecker(script, ic.IsHardforkEnabled(protocol.HFBasilisk))
+	sc, err := vm.NewScriptChecker(script, ic.IsHardforkEnabled(protocol.HFBasilisk))
 	if err != nil {
-		return err
+		return fmt.Errorf("%w: %w", ErrContract, err)
 	}
 	if err := abi.Check(sc); err != nil {
 		return fmt.Errorf("%w: %w", ErrContract, err)
