@@ -252,6 +252,9 @@ func TestNEOTransferAndClaims(t *testing.T) {
 	require.Equal(t, int64(0), nativetest.Int(t, call(t, c, neoH, "unclaimedGas", b, next)))
 	c.Call(nil, nativetest.CallScript(t, neoH, "unclaimedGas", a, next+1)).Faults(t, "invalid argument")
 	c.Call(nil, nativetest.CallScript(t, neoH, "unclaimedGas", a, next-1)).Faults(t, "invalid argument")
+	// The reference checks end before looking the account up
+	// (NeoToken.UnclaimedGas), so an unknown account FAULTs too.
+	c.Call(nil, nativetest.CallScript(t, neoH, "unclaimedGas", b, next+1)).Faults(t, "invalid argument")
 
 	t.Run("zero transfer claims", func(t *testing.T) {
 		r := c.Invoke(nativetest.CalledByEntry(a), nativetest.CallScript(t, neoH, "transfer", a, b, 0, nil))
@@ -270,8 +273,8 @@ func TestNEOTransferAndClaims(t *testing.T) {
 	})
 	t.Run("both sides claim, sender first", func(t *testing.T) {
 		c.Invoke(nativetest.CalledByEntry(a), nativetest.CallScript(t, neoH, "transfer", a, b, 30, nil)).Halt(t) // 15
-		c.AddBlocks(4)                                                                                            // 19
-		r := c.Invoke(nativetest.CalledByEntry(b), nativetest.CallScript(t, neoH, "transfer", b, a, 10, nil))     // 20
+		c.AddBlocks(4)                                                                                           // 19
+		r := c.Invoke(nativetest.CalledByEntry(b), nativetest.CallScript(t, neoH, "transfer", b, a, 10, nil))    // 20
 		require.True(t, nativetest.Bool(t, r.Halt(t)))
 		require.Len(t, r.Events, 3)
 		transferEvent(t, r.Events[1].Item, nil, &b, holder(30, 5))
