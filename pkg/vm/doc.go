@@ -37,7 +37,11 @@
 // exceptions; every other error FAULTs, as in the reference. Behaviour that
 // changed with a hardfork (SHL/SHR by zero, HASKEY bounds and the int32
 // index casts of PICKITEM/SETITEM/REMOVE before Gorgon) is selected per VM
-// with SetHardforkChecker; New uses the latest behaviour.
+// with SetHardforkChecker; New uses the latest behaviour. These are all
+// the opcode overrides of the reference (ApplicationEngine's NotGorgon and
+// NotEchidna jump tables); the pre-Echidna SUBSTR differs only by an
+// unchecked int32 overflow of index+count that FAULTs either way, so it
+// has no switch.
 //
 // # Performance
 //

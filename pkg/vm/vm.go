@@ -67,7 +67,8 @@ func NewWithLimits(l Limits) *VM {
 
 // SetHardforkChecker selects the opcode semantics of the hardforks that
 // f reports as enabled (pre-Gorgon SHL/SHR, HASKEY, PICKITEM, SETITEM,
-// REMOVE). Call it before execution.
+// REMOVE; nothing else differs, see the package doc). Call it before
+// execution.
 func (v *VM) SetHardforkChecker(f func(protocol.Hardfork) bool) {
 	v.preGorgon = !f(protocol.HFGorgon)
 }

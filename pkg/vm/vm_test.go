@@ -2,6 +2,7 @@ package vm
 
 import (
 	"errors"
+	"math"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -165,4 +166,44 @@ func TestStackLimit(t *testing.T) {
 	v := run(t, s, nil)
 	require.Equal(t, FaultState, v.State())
 	require.ErrorIs(t, v.FaultException(), ErrStackOverflow)
+}
+
+func TestSetItemBigIndexHardfork(t *testing.T) {
+	// TRY { SETITEM with index 2^40 } CATCH { push 7 }
+	s := script(t, func(b *emit.Builder) {
+		b.Instruction(opcode.TRY, []byte{3 + 1 + 9 + 1 + 1 + 2, 0})
+		b.Opcodes(opcode.NEWARRAY0).Int(1<<40).Opcodes(opcode.PUSH1, opcode.SETITEM)
+		b.Jump(opcode.ENDTRY, 4)
+		b.Opcodes(opcode.DROP).Int(7).Opcodes(opcode.RET)
+	})
+	v := run(t, s, nil)
+	require.Equal(t, HaltState, v.State(), "%v", v.FaultException())
+	require.Equal(t, []stackitem.Item{stackitem.NewInt(7)}, v.ResultStack().Items())
+	require.Equal(t, FaultState, run(t, s, preGorgon).State()) // the int32 cast is not catchable
+}
+
+// TestSubstrOverflowHardfork: before Echidna the reference's SUBSTR
+// (ApplicationEngine.VulnerableSubStr) added index and count without an
+// overflow check; the wrapped sum passed the bounds check but slicing
+// then threw, so both forms FAULT and the VM needs no switch for it.
+func TestSubstrOverflowHardfork(t *testing.T) {
+	preEchidna := func(v *VM) {
+		v.SetHardforkChecker(func(hf protocol.Hardfork) bool { return hf < protocol.HFEchidna })
+	}
+	for _, c := range []struct{ index, count int64 }{{math.MaxInt32, 1}, {1, math.MaxInt32}, {2, 2}} {
+		s := script(t, func(b *emit.Builder) { b.Bytes([]byte{1, 2, 3}).Int(c.index).Int(c.count).Opcodes(opcode.SUBSTR) })
+		for _, setup := range []func(*VM){nil, preEchidna, preGorgon} {
+			v := run(t, s, setup)
+			require.Equal(t, FaultState, v.State(), "%d+%d", c.index, c.count)
+			require.ErrorIs(t, v.FaultException(), ErrOutOfRange)
+		}
+	}
+	s := script(t, func(b *emit.Builder) { b.Bytes([]byte{1, 2, 3}).Int(1).Int(2).Opcodes(opcode.SUBSTR) })
+	for _, setup := range []func(*VM){nil, preEchidna} {
+		v := run(t, s, setup)
+		require.Equal(t, HaltState, v.State())
+		b, err := v.ResultStack().PopBytes()
+		require.NoError(t, err)
+		require.Equal(t, []byte{2, 3}, b)
+	}
 }

@@ -116,6 +116,12 @@ type Config struct {
 	AddressVersion byte
 	// HardforkEnabled reports whether hf is active at height; required.
 	HardforkEnabled func(hf protocol.Hardfork, height uint32) bool
+	// OpcodeHeight, used only when Block is nil, is the Ledger's current
+	// height: the reference picks the opcode semantics (its jump table)
+	// by the persisting block's index or else by the current height,
+	// while syscalls without a block see every configured hardfork as
+	// enabled. Nil: opcodes follow the syscall rule too.
+	OpcodeHeight *uint32
 	// ExecFeeFactor is the opcode and syscall price multiplier in picoGAS
 	// (the Policy value × vm.FeeFactor before Faun).
 	ExecFeeFactor int64
@@ -169,7 +175,7 @@ func NewContext(cfg Config, d *dao.DAO) *Context {
 	ic.vm.SyscallHandler = ic.syscall
 	ic.vm.CallTHandler = ic.callT
 	ic.vm.OnContextUnloaded = ic.contextUnloaded
-	ic.vm.SetHardforkChecker(ic.IsHardforkEnabled)
+	ic.vm.SetHardforkChecker(ic.opcodeHardforkEnabled)
 	ic.vm.SetExecPicoFeeFactor(cfg.ExecFeeFactor)
 	ic.vm.SetGasLimit(cfg.GasLimit)
 	return ic
@@ -219,6 +225,15 @@ func (ic *Context) IsHardforkEnabled(hf protocol.Hardfork) bool {
 		return ic.cfg.HardforkEnabled(hf, math.MaxUint32)
 	}
 	return ic.cfg.HardforkEnabled(hf, ic.cfg.Block.Index)
+}
+
+// opcodeHardforkEnabled is the rule of the reference ApplicationEngine.Create
+// for choosing the jump table.
+func (ic *Context) opcodeHardforkEnabled(hf protocol.Hardfork) bool {
+	if ic.cfg.Block == nil && ic.cfg.OpcodeHeight != nil && ic.cfg.HardforkEnabled != nil {
+		return hf == protocol.HFDefault || ic.cfg.HardforkEnabled(hf, *ic.cfg.OpcodeHeight)
+	}
+	return ic.IsHardforkEnabled(hf)
 }
 
 // Notifications returns the notifications sent so far (not to be modified).

@@ -112,3 +112,31 @@ func TestNotifyValidation(t *testing.T) {
 	ic = e.run(t, script(t, func(b *emit.Builder) { b.AppCall(c.Hash, "unknown", byte(callflag.All)) }))
 	require.Equal(t, vm.HaltState, ic.VM().State(), "%v", ic.VM().FaultException())
 }
+
+// TestOpcodeHardforkHeight: without a persisting block the reference picks
+// the jump table by the Ledger's height, while syscalls see configured
+// hardforks as enabled. SHL by zero shows which table is in force: before
+// Gorgon it leaves the ByteString untouched.
+func TestOpcodeHardforkHeight(t *testing.T) {
+	e := newEnv()
+	e.cfg.HardforkEnabled = func(hf protocol.Hardfork, h uint32) bool { return hf != protocol.HFGorgon || h >= 100 }
+	s := script(t, func(b *emit.Builder) { b.Bytes([]byte{1, 2}).Int(0).Opcodes(opcode.SHL) })
+	typ := func() stackitem.Type {
+		st := e.halt(t, s)
+		require.Len(t, st, 1)
+		return st[0].Type()
+	}
+	e.cfg.Block.Index = 99
+	require.Equal(t, stackitem.ByteArrayT, typ())
+	e.cfg.Block.Index = 100
+	require.Equal(t, stackitem.IntegerT, typ())
+
+	e.cfg.Block = nil
+	require.Equal(t, stackitem.IntegerT, typ()) // no height given: configured means enabled
+	h := uint32(50)
+	e.cfg.OpcodeHeight = &h
+	require.Equal(t, stackitem.ByteArrayT, typ())
+	require.True(t, interop.NewContext(e.cfg, e.d).IsHardforkEnabled(protocol.HFGorgon), "syscalls: configured")
+	h = 100
+	require.Equal(t, stackitem.IntegerT, typ())
+}
