@@ -184,15 +184,16 @@ func decodeVarLen(data []byte, pos, limit int) (int, int, error) {
 
 // decodeStored decodes a node read from the store under hash h and marks it
 // committed with that hash.
-func decodeStored(enc []byte, h util.Uint256) (Node, error) {
-	n, err := DecodeNode(enc)
+func decodeStored(s storedNode, h util.Uint256) (Node, *nodeMeta, error) {
+	n, err := DecodeNode(s.enc)
 	if err != nil {
-		return nil, fmt.Errorf("%w: node %s: %w", ErrCorrupted, h, err)
+		return nil, nil, fmt.Errorf("%w: node %s: %w", ErrCorrupted, h, err)
 	}
 	m := n.meta()
 	m.hash = h
 	m.flags = flagHashed | flagCommitted
-	return n, nil
+	m.count = s.count
+	return n, m, nil
 }
 
 // varUintSize returns the size of the canonical var-int encoding of v.

@@ -25,6 +25,7 @@ func (t *Trie) Flush(index uint32) error {
 	}
 	err := t.applyRefs(index)
 	clear(t.refs)
+	t.epoch++
 	return err
 }
 
@@ -94,6 +95,13 @@ func encodeForStore(n Node, prefix byte) (key, enc []byte) {
 func (t *Trie) applyRefs(index uint32) error {
 	for h, r := range t.refs {
 		if r.delta == 0 {
+			continue
+		}
+		if r.known && r.enc == nil && t.cfg.Mode == ModeLatest && int64(r.count)+int64(r.delta) == 0 {
+			// Dropped from every place it had: delete without reading.
+			if err := t.cfg.Store.Delete(t.cfg.nodeKey(h)); err != nil {
+				return fmt.Errorf("mpt: deleting node %s: %w", h, err)
+			}
 			continue
 		}
 		if err := t.cfg.updateCount(h, r.enc, true, int64(r.delta), index); err != nil {

@@ -137,3 +137,27 @@ func nodeKeyOf(h util.Uint256) []byte {
 	c := Config{Prefix: testPrefix}
 	return c.nodeKey(h)
 }
+
+func TestFlushSkipsReadsOfDroppedNodes(t *testing.T) {
+	// {12: a, 13: b}: extension → branch → two leaves.
+	tr, s := newTestTrie(t, ModeLatest)
+	require.NoError(t, tr.Put([]byte{0x12}, []byte{0xa}))
+	require.NoError(t, tr.Put([]byte{0x13}, []byte{0xb}))
+	require.NoError(t, tr.Flush(1))
+	tr.Collapse(0)
+	// Changing 12 reads extension, branch and leaf a back from the store.
+	require.NoError(t, tr.Put([]byte{0x12}, []byte{0xc}))
+	gets := s.gets
+	require.NoError(t, tr.Flush(2))
+	// Three new nodes need their stored count read; the three dropped ones,
+	// read this cycle with count 1, are deleted without a read.
+	require.Equal(t, 3, s.gets-gets)
+	checkRefCounts(t, s, tr.StateRoot(), ModeLatest)
+
+	// Next cycle: counts read in an earlier cycle are not trusted.
+	require.NoError(t, tr.Put([]byte{0x12}, []byte{0xd}))
+	gets = s.gets
+	require.NoError(t, tr.Flush(3))
+	require.Equal(t, 6, s.gets-gets)
+	checkRefCounts(t, s, tr.StateRoot(), ModeLatest)
+}

@@ -67,6 +67,10 @@ const (
 type nodeMeta struct {
 	hash  util.Uint256
 	flags uint8
+	// count is the node's stored reference count as read from the store in
+	// flush cycle epoch (reference-counted modes); only valid in that cycle.
+	epoch uint32
+	count uint32
 }
 
 func (m *nodeMeta) meta() *nodeMeta { return m }

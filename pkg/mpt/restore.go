@@ -60,6 +60,9 @@ func (r *Restorer) Pending() int { return len(r.pending) }
 // Missing returns up to limit hashes of missing nodes, in no particular
 // order; fetch them and pass them to AddNode.
 func (r *Restorer) Missing(limit int) []util.Uint256 {
+	if limit <= 0 {
+		return nil
+	}
 	res := make([]util.Uint256, 0, min(limit, len(r.pending)))
 	for h := range r.pending {
 		if len(res) == limit {

@@ -27,12 +27,18 @@ type Trie struct {
 	refs map[util.Uint256]refDelta
 	// index is the block index of the Flush in progress.
 	index uint32
+	// epoch numbers the flush cycles: node counts read in this cycle are
+	// still the stored ones (only Flush writes).
+	epoch uint32
 }
 
 // refDelta is a pending reference count change of one node.
 type refDelta struct {
 	enc   []byte // encoding of a node added by this flush; nil for removals
 	delta int32
+	// count is the stored count, when known (a node read this cycle).
+	count uint32
+	known bool
 }
 
 // New returns a trie whose root is the node with hash root, read from
@@ -41,7 +47,7 @@ func New(root util.Uint256, cfg Config) (*Trie, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	t := &Trie{cfg: cfg}
+	t := &Trie{cfg: cfg, epoch: 1}
 	if !root.IsZero() {
 		t.root = &HashNode{hash: root}
 	}
@@ -160,7 +166,11 @@ func (t *Trie) resolve(h *HashNode) (Node, error) {
 	if !ok {
 		return nil, fmt.Errorf("%w: %s", ErrMissingNode, h.hash)
 	}
-	return decodeStored(s.enc, h.hash)
+	n, m, err := decodeStored(s, h.hash)
+	if err == nil {
+		m.epoch = t.epoch
+	}
+	return n, err
 }
 
 // dirty marks n as about to change. A committed node loses its place in the
@@ -168,7 +178,12 @@ func (t *Trie) resolve(h *HashNode) (Node, error) {
 func (t *Trie) dirty(n Node) {
 	m := n.meta()
 	if m.flags&flagCommitted != 0 && t.refs != nil {
-		t.unref(m.hash)
+		r := t.refs[m.hash]
+		r.delta--
+		if m.epoch == t.epoch {
+			r.count, r.known = m.count, true
+		}
+		t.refs[m.hash] = r
 	}
 	m.flags = 0
 }
@@ -177,17 +192,13 @@ func (t *Trie) dirty(n Node) {
 func (t *Trie) discard(n Node) {
 	if h, ok := n.(*HashNode); ok {
 		if t.refs != nil {
-			t.unref(h.hash)
+			r := t.refs[h.hash]
+			r.delta--
+			t.refs[h.hash] = r
 		}
 		return
 	}
 	t.dirty(n)
-}
-
-func (t *Trie) unref(h util.Uint256) {
-	r := t.refs[h]
-	r.delta--
-	t.refs[h] = r
 }
 
 func checkKey(key []byte) error {
