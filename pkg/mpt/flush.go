@@ -56,6 +56,7 @@ func (t *Trie) commit(n Node) error {
 		m.hash = hash.DoubleSha256(enc)
 	}
 	m.flags = flagHashed | flagCommitted
+	m.epoch = 0 // its stored count is not known to the next cycle
 	copy(key[1:], m.hash[:])
 	if t.refs == nil {
 		if err := t.cfg.Store.Put(key, enc); err != nil {
