@@ -9,6 +9,7 @@ import (
 	"github.com/n3d-io/n3d/pkg/core/dao"
 	"github.com/n3d-io/n3d/pkg/core/state"
 	"github.com/n3d-io/n3d/pkg/core/transaction"
+	"github.com/n3d-io/n3d/pkg/crypto/keys"
 	"github.com/n3d-io/n3d/pkg/protocol"
 	"github.com/n3d-io/n3d/pkg/smartcontract/manifest"
 	"github.com/n3d-io/n3d/pkg/smartcontract/trigger"
@@ -134,6 +135,9 @@ type Config struct {
 	// OracleRequestSigners returns the signers of the request transaction
 	// an OracleResponse attribute answers (CheckWitness uses them).
 	OracleRequestSigners func(d *dao.DAO, id uint64) ([]transaction.Signer, error)
+	// SigCache, if set, answers CheckSig/CheckMultisig for signatures
+	// that verified before (e.g. in the mempool); shared, concurrent-safe.
+	SigCache *keys.SigCache
 	// OnLog receives System.Runtime.Log messages (optional).
 	OnLog func(LogEvent)
 	// VMLimits overrides the VM limits (zero value: vm.DefaultLimits).

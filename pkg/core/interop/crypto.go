@@ -1,10 +1,12 @@
 package interop
 
 import (
+	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
 
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
+	"github.com/n3d-io/n3d/pkg/protocol"
 	"github.com/n3d-io/n3d/pkg/vm/stackitem"
 )
 
@@ -18,10 +20,35 @@ func (ic *Context) signData() ([]byte, error) {
 	return append(binary.LittleEndian.AppendUint32(make([]byte, 0, 36), ic.cfg.Network), h[:]...), nil
 }
 
-func verify(k *keys.PublicKey, sig, msg []byte) bool {
-	return len(sig) == 64 && k.VerifyMessage(sig, msg)
+// signDigest is SHA-256 of the sign data, what container signatures sign.
+func (ic *Context) signDigest() ([]byte, error) {
+	msg, err := ic.signData()
+	if err != nil {
+		return nil, err
+	}
+	d := sha256.Sum256(msg)
+	return d[:], nil
 }
 
+// verifySig is the reference Crypto.VerifySignature from Gorgon on (a
+// signature that is not 64 bytes is an exception) or VerifySignatureV0
+// before (it is false). A configured SigCache answers signatures that
+// verified before.
+func (ic *Context) verifySig(k *keys.PublicKey, sig, digest []byte, gorgon bool) (bool, error) {
+	if len(sig) != keys.SignatureLen {
+		if gorgon {
+			return false, fmt.Errorf("%w: signature of %d bytes", ErrInvalidArgument, len(sig))
+		}
+		return false, nil
+	}
+	if c := ic.cfg.SigCache; c != nil {
+		return c.Verify(k, sig, digest), nil
+	}
+	return k.Verify(sig, digest), nil
+}
+
+// checkSig is System.Crypto.CheckSig: the public key must decode (an
+// exception otherwise, before and after Gorgon).
 func checkSig(ic *Context) error {
 	pub, err := ic.popBytes()
 	if err != nil {
@@ -31,7 +58,7 @@ func checkSig(ic *Context) error {
 	if err != nil {
 		return err
 	}
-	msg, err := ic.signData()
+	digest, err := ic.signDigest()
 	if err != nil {
 		return err
 	}
@@ -39,10 +66,16 @@ func checkSig(ic *Context) error {
 	if err != nil {
 		return err
 	}
-	ic.push(stackitem.Bool(verify(k, sig, msg)))
+	ok, err := ic.verifySig(k, sig, digest, ic.IsHardforkEnabled(protocol.HFGorgon))
+	if err != nil {
+		return err
+	}
+	ic.push(stackitem.Bool(ok))
 	return nil
 }
 
+// checkMultisig is System.Crypto.CheckMultisig: signatures are matched to
+// keys in order; keys are decoded only when the loop reaches them.
 func checkMultisig(ic *Context) error {
 	pubs, err := ic.popBytesArray()
 	if err != nil {
@@ -52,7 +85,7 @@ func checkMultisig(ic *Context) error {
 	if err != nil {
 		return err
 	}
-	msg, err := ic.signData()
+	digest, err := ic.signDigest()
 	if err != nil {
 		return err
 	}
@@ -68,13 +101,18 @@ func checkMultisig(ic *Context) error {
 	if err := ic.chargeExec(CheckSigPrice * int64(n)); err != nil {
 		return err
 	}
+	gorgon := ic.IsHardforkEnabled(protocol.HFGorgon)
 	ok := true
 	for i, j := 0, 0; i < m && j < n; {
 		k, err := decodeKey(pubs[j])
 		if err != nil {
 			return err
 		}
-		if verify(k, sigs[i], msg) {
+		valid, err := ic.verifySig(k, sigs[i], digest, gorgon)
+		if err != nil {
+			return err
+		}
+		if valid {
 			i++
 		}
 		j++

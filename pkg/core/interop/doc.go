@@ -59,6 +59,8 @@
 // GetNotifications copies states. Echidna: at most 512 notifications per
 // Application run. Faun: System.Storage.Local.* and the Policy fee
 // whitelist. Aspidochelone: GetRandom and account-creation prices.
+// Gorgon: CheckSig/CheckMultisig FAULT on a signature that is not 64
+// bytes (false before); a public key that does not decode FAULTs always.
 // Opcode semantics (vm.SetHardforkChecker, Gorgon) follow the persisting
 // block, or without one Config.OpcodeHeight (the reference's jump-table
 // choice), while syscalls without a block see every configured hardfork.
