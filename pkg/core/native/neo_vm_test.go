@@ -14,8 +14,11 @@ import (
 	"github.com/n3d-io/n3d/pkg/crypto/hash"
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
 	"github.com/n3d-io/n3d/pkg/protocol"
+	"github.com/n3d-io/n3d/pkg/smartcontract/callflag"
+	"github.com/n3d-io/n3d/pkg/smartcontract/trigger"
 	"github.com/n3d-io/n3d/pkg/smartcontract/scripts"
 	"github.com/n3d-io/n3d/pkg/util"
+	"github.com/n3d-io/n3d/pkg/vm/opcode"
 	"github.com/n3d-io/n3d/pkg/vm/stackitem"
 	"github.com/stretchr/testify/require"
 )
@@ -498,4 +501,52 @@ func TestNEOMethodsByHardfork(t *testing.T) {
 	// with all hardforks; here the refresh of an unchanged committee.
 	c.AddBlocks(6)
 	require.Empty(t, c.AddBlock().OnPersist.Events)
+}
+
+// RevokeVote is VoteInternal(account, null) for Policy's Faun
+// blockAccount: then runs once, after the claimed GAS reached a contract
+// voter's onNEP17Payment.
+func TestNEORevokeVote(t *testing.T) {
+	c := nativetest.New(t, nativetest.Options{})
+	bft := c.ValidatorsAddress()
+	proxy := acc(0x73)
+	c.Proxy(proxy, 1)
+	k := nativetest.Key(t, "candidate")
+	pub := k.PublicKey().Bytes()
+	mustBool(t, c.Invoke(nativetest.CalledByEntry(k.ScriptHash()), nativetest.CallScript(t, neoH, "registerCandidate", pub)), true)
+	mustBool(t, c.Invoke(nativetest.CalledByEntry(bft), nativetest.CallScript(t, neoH, "transfer", bft, proxy, 1000, nil)), true)
+	mustBool(t, c.Invoke(nil, nativetest.ProxyCall(t, proxy, neoH, "vote", proxy, pub)), true)
+	c.AddBlocks(3)
+	require.Equal(t, int64(1000), nativetest.Int(t, call(t, c, neoH, "getCandidateVote", pub)))
+
+	revoke := func(who util.Uint160) (int, []string) {
+		d := c.DAO.Private()
+		ic := c.Context(d, c.NextBlock(), trigger.Application, nil, -1)
+		_, err := ic.LoadScript([]byte{byte(opcode.RET)}, callflag.All, -1, 0)
+		require.NoError(t, err)
+		calls := 0
+		require.NoError(t, c.Gov.NEO.RevokeVote(ic, who, func(ic *interop.Context) error {
+			calls++
+			// The contract's onNEP17Payment ran before.
+			if who == proxy {
+				require.Equal(t, "Payment", ic.Notifications()[len(ic.Notifications())-1].Name)
+			}
+			return nil
+		}))
+		require.NoError(t, ic.Run())
+		require.NoError(t, d.Persist())
+		var names []string
+		for _, e := range ic.Notifications() {
+			names = append(names, e.Name)
+		}
+		return calls, names
+	}
+	calls, names := revoke(proxy)
+	require.Equal(t, 1, calls)
+	require.Equal(t, []string{"Vote", "Transfer", "Payment"}, names)
+	require.Equal(t, int64(0), nativetest.Int(t, call(t, c, neoH, "getCandidateVote", pub)))
+	// Nothing to revoke: then still runs once, nothing is notified.
+	calls, names = revoke(acc(9))
+	require.Equal(t, 1, calls)
+	require.Empty(t, names)
 }

@@ -245,19 +245,39 @@ func (n *NEO) voteMethod(ic *interop.Context, args []stackitem.Item) (stackitem.
 // Vote is the reference VoteInternal: acc's NEO now backs candidate to
 // (nil: no one).
 func (n *NEO) Vote(ic *interop.Context, acc util.Uint160, to []byte) (bool, error) {
+	return n.vote(ic, acc, to, nil)
+}
+
+// RevokeVote is VoteInternal(acc, null) for Policy's Faun blockAccount
+// (VoteRevoker): then runs exactly once, after the claimed GAS was minted
+// (and the account's onNEP17Payment returned), or at once when nothing is
+// minted or acc has no NEO.
+func (n *NEO) RevokeVote(ic *interop.Context, acc util.Uint160, then func(*interop.Context) error) error {
+	_, err := n.vote(ic, acc, nil, then)
+	return err
+}
+
+// vote is VoteInternal followed by then (nil: nothing).
+func (n *NEO) vote(ic *interop.Context, acc util.Uint160, to []byte, then func(*interop.Context) error) (bool, error) {
+	if then == nil {
+		then = func(*interop.Context) error { return nil }
+	}
 	d := ic.DAO()
 	s, err := n.account(d, acc)
-	if err != nil || s == nil {
+	if err != nil {
 		return false, err
 	}
-	st := s.(*neostate.NEOBalance)
-	if st.Balance.Sign() == 0 {
-		return false, nil
+	if s == nil || s.(*neostate.NEOBalance).Balance.Sign() == 0 {
+		return false, then(ic)
 	}
+	st := s.(*neostate.NEOBalance)
 	var newCand *neostate.Candidate
 	if to != nil {
-		if newCand, err = n.candidate(d, to); err != nil || newCand == nil || !newCand.Registered {
+		if newCand, err = n.candidate(d, to); err != nil {
 			return false, err
+		}
+		if newCand == nil || !newCand.Registered {
+			return false, then(ic)
 		}
 	}
 	if (st.VoteTo == nil) != (to == nil) {
@@ -276,7 +296,7 @@ func (n *NEO) Vote(ic *interop.Context, acc util.Uint160, to []byte) (bool, erro
 	if err := n.moveVotes(ic, st, to, newCand); err != nil {
 		return false, err
 	}
-	return true, n.finishVote(ic, acc, st, to, dist)
+	return true, n.finishVote(ic, acc, st, to, dist, then)
 }
 
 // moveVotes takes st's balance from its old candidate and gives it to the
@@ -314,8 +334,10 @@ func (n *NEO) moveVotes(ic *interop.Context, st *neostate.NEOBalance, to []byte,
 	return n.putCandidate(d, to, newCand)
 }
 
-// finishVote stores the account, sends Vote and mints the claimed GAS.
-func (n *NEO) finishVote(ic *interop.Context, acc util.Uint160, st *neostate.NEOBalance, to []byte, dist *gasDistribution) error {
+// finishVote stores the account, sends Vote, mints the claimed GAS and
+// runs then.
+func (n *NEO) finishVote(ic *interop.Context, acc util.Uint160, st *neostate.NEOBalance, to []byte,
+	dist *gasDistribution, then func(*interop.Context) error) error {
 	from := st.VoteTo
 	st.VoteTo = to
 	if err := n.putAccount(ic.DAO(), acc, st); err != nil {
@@ -330,8 +352,11 @@ func (n *NEO) finishVote(ic *interop.Context, acc util.Uint160, st *neostate.NEO
 	err := ic.SendNotification(n.md.Hash, "Vote", stackitem.NewArray([]stackitem.Item{
 		stackitem.ByteString(acc.BytesLE()), key(from), key(to), stackitem.NewBigInteger(new(big.Int).Set(&st.Balance)),
 	}))
-	if err != nil || dist == nil {
+	if err != nil {
 		return err
 	}
-	return n.GAS.Mint(ic, dist.to, dist.amount, true)
+	if dist == nil {
+		return then(ic)
+	}
+	return n.GAS.mintThen(ic, dist.to, dist.amount, true, then)
 }
