@@ -143,6 +143,9 @@ func (m *Message) DecodeBinary(r *io.BinReader) {
 // decodes the payload by command. On ErrUnknownCommand and payload errors m
 // still holds the flags, the command and the payload bytes.
 func (m *Message) decode(flags Flags, cmd Command, wire []byte) error {
+	if len(wire) == 0 {
+		wire = nil
+	}
 	*m = Message{Flags: flags, Command: cmd, raw: wire, wire: wire}
 	if len(wire) != 0 && flags&Compressed != 0 {
 		raw, err := decompress(wire, PayloadMaxSize)
