@@ -396,8 +396,12 @@ func (n *NEO) PostPersist(ic *interop.Context) error {
 	}
 	vc := int(n.cfg.ValidatorsCountAt(h))
 	per := neostate.VoterRewardPerMember(gpb, m, vc)
+	votes, err := n.rewardVotes(ic, c)
+	if err != nil {
+		return err
+	}
 	for i := range c {
-		inc := neostate.GASPerVoteIncrement(per, i, vc, &c[i].Votes)
+		inc := neostate.GASPerVoteIncrement(per, i, vc, votes[i])
 		if inc == nil {
 			continue
 		}
@@ -414,4 +418,46 @@ func (n *NEO) PostPersist(ic *interop.Context) error {
 		}
 	}
 	return nil
+}
+
+// rewardVotes returns the votes the voter reward of a refresh block is
+// divided by: the committee's votes as elected in this block's OnPersist,
+// or from Gorgon on, when votes moved during the block, the candidates'
+// current votes (-1 for an unregistered one). The reference Go node
+// (neo-go f5896a0, port of neo PR 4569) keeps a votes-changed flag in its
+// NEO cache; here a change is detected as a registered, unblocked member
+// whose stored votes differ from its committee votes.
+func (n *NEO) rewardVotes(ic *interop.Context, c neostate.Committee) ([]*big.Int, error) {
+	out := make([]*big.Int, len(c))
+	for i := range c {
+		out[i] = &c[i].Votes
+	}
+	if !ic.IsHardforkEnabled(protocol.HFGorgon) {
+		return out, nil
+	}
+	d := ic.DAO()
+	stored := make([]*big.Int, len(c))
+	moved := false
+	for i := range c {
+		cand, err := n.candidate(d, c[i].Key)
+		if err != nil {
+			return nil, err
+		}
+		stored[i] = big.NewInt(-1)
+		if cand != nil && cand.Registered {
+			stored[i] = &cand.Votes
+		}
+		if moved || stored[i].Cmp(&c[i].Votes) == 0 || (stored[i].Sign() <= 0 && c[i].Votes.Sign() <= 0) {
+			continue
+		}
+		blocked, err := n.Policy.IsBlocked(d, signatureHash(c[i].Key))
+		if err != nil {
+			return nil, err
+		}
+		moved = !blocked
+	}
+	if moved {
+		return stored, nil
+	}
+	return out, nil
 }

@@ -15,8 +15,8 @@ import (
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
 	"github.com/n3d-io/n3d/pkg/protocol"
 	"github.com/n3d-io/n3d/pkg/smartcontract/callflag"
-	"github.com/n3d-io/n3d/pkg/smartcontract/trigger"
 	"github.com/n3d-io/n3d/pkg/smartcontract/scripts"
+	"github.com/n3d-io/n3d/pkg/smartcontract/trigger"
 	"github.com/n3d-io/n3d/pkg/util"
 	"github.com/n3d-io/n3d/pkg/vm/opcode"
 	"github.com/n3d-io/n3d/pkg/vm/stackitem"
@@ -549,4 +549,46 @@ func TestNEORevokeVote(t *testing.T) {
 	calls, names = revoke(acc(9))
 	require.Equal(t, 1, calls)
 	require.Empty(t, names)
+}
+
+// From Gorgon, votes that change in the refresh block itself count for
+// the voter reward of that block (neo-go f5896a0, port of neo PR 4569):
+// GAS per vote = factor × per-member reward / current votes; before, the
+// votes elected in the block's OnPersist.
+func TestNEOGorgonVoterRewardRecount(t *testing.T) {
+	for _, gorgon := range []bool{false, true} {
+		t.Run(fmt.Sprint("gorgon=", gorgon), func(t *testing.T) {
+			hf := nativetest.Hardfork(protocol.HFFaun, 0)
+			if gorgon {
+				hf = nativetest.Hardfork(protocol.HFGorgon, 0)
+			}
+			f := newElection(t, nativetest.Options{Hardforks: hf}, 7)
+			c := f.c
+			c.AddBlocks(4) // 6
+			bft := c.ValidatorsAddress()
+			const extra = 50_000_000
+			br := c.AddBlock(c.Tx(nativetest.CallScript(t, neoH, "transfer", bft, f.voters[0], extra, nil), nativetest.CalledByEntry(bft))) // 7
+			require.True(t, nativetest.Bool(t, br.Txs[0].Halt(t)))
+			per := voterRewardPerMember(neostate.DefaultGASPerBlock, 7, 4)
+			gpv := func(i int, votes int64) *big.Int {
+				factor := int64(1)
+				if 6-i < 4 {
+					factor = 2
+				}
+				g := new(big.Int).Mul(per, big.NewInt(factor))
+				return g.Quo(g, big.NewInt(votes))
+			}
+			stored := func(i int) *big.Int {
+				v, err := c.DAO.GetBigInt(-5, append([]byte{23}, f.cands[i].PublicKey().Bytes()...))
+				require.NoError(t, err)
+				return v
+			}
+			want := gpv(0, f.votes[0])
+			if gorgon {
+				want = gpv(0, f.votes[0]+extra)
+			}
+			require.Equal(t, want, stored(0))
+			require.Equal(t, gpv(6, f.votes[6]), stored(6), "unchanged votes are the same either way")
+		})
+	}
 }
