@@ -3,10 +3,11 @@ package native
 import (
 	"fmt"
 
+	"github.com/n3d-io/n3d/pkg/core/dao"
 	"github.com/n3d-io/n3d/pkg/core/interop"
 	"github.com/n3d-io/n3d/pkg/protocol"
 	"github.com/n3d-io/n3d/pkg/smartcontract"
-	"github.com/n3d-io/n3d/pkg/smartcontract/callflag"
+	"github.com/n3d-io/n3d/pkg/smartcontract/manifest"
 	"github.com/n3d-io/n3d/pkg/util"
 	"github.com/n3d-io/n3d/pkg/vm"
 	"github.com/n3d-io/n3d/pkg/vm/stackitem"
@@ -67,12 +68,16 @@ type Hardforks interface {
 // order. It implements interop.Natives.
 type Registry struct {
 	hfs     Hardforks
+	policy  *Policy
 	list    []interop.NativeContract
 	byHash  map[util.Uint160]*entry
 	entries []*entry
 }
 
-var _ interop.Natives = (*Registry)(nil)
+var (
+	_ interop.Natives = (*Registry)(nil)
+	_ interop.Policy  = (*Registry)(nil)
+)
 
 // entry adapts a Contract to interop.NativeContract.
 type entry struct {
@@ -96,6 +101,7 @@ func NewRegistry(hfs Hardforks, cs ...Contract) *Registry {
 			c.reg = r
 		case *Policy:
 			c.IsNative = r.IsNative
+			r.policy = c
 		}
 	}
 	return r
@@ -126,6 +132,24 @@ func (r *Registry) Contracts() []Contract {
 func (r *Registry) IsNative(h util.Uint160) bool {
 	_, ok := r.byHash[h]
 	return ok
+}
+
+// IsBlocked implements interop.Policy through the registry's
+// PolicyContract (nothing is blocked without one).
+func (r *Registry) IsBlocked(d *dao.DAO, h util.Uint160) (bool, error) {
+	if r.policy == nil {
+		return false, nil
+	}
+	return r.policy.IsBlocked(d, h)
+}
+
+// WhitelistedFee implements interop.Policy through the registry's
+// PolicyContract.
+func (r *Registry) WhitelistedFee(d *dao.DAO, h util.Uint160, m *manifest.Method) (int64, bool, error) {
+	if r.policy == nil {
+		return 0, false, nil
+	}
+	return r.policy.WhitelistedFee(d, h, m)
 }
 
 // LatestHardfork returns the latest hardfork enabled at height (HFDefault
@@ -208,16 +232,10 @@ func (e *entry) Invoke(ic *interop.Context, version byte) error {
 	if !ok {
 		return fmt.Errorf("%w: %s at %d", ErrUnknownMethod, e.md.Name, ctx.IP())
 	}
-	req := m.Flags
-	if e.md.ID == ManagementID && !ic.IsHardforkEnabled(protocol.HFAspidochelone) &&
-		(m.Name == "deploy" || m.Name == "update") {
-		req &= callflag.States | callflag.AllowNotify
+	if have := interop.StateOf(ctx).CallFlags; !have.Has(m.Flags) {
+		return fmt.Errorf("%w: %s.%s needs %s, have %s", ErrMissingFlags, e.md.Name, m.Name, m.Flags, have)
 	}
-	if have := interop.StateOf(ctx).CallFlags; !have.Has(req) {
-		return fmt.Errorf("%w: %s.%s needs %s, have %s", ErrMissingFlags, e.md.Name, m.Name, req, have)
-	}
-	fee := m.CPUFee*ic.ExecFeeFactor() + m.StorageFee*ic.StoragePrice()*vm.FeeFactor
-	if err := ic.VM().AddPicoGas(fee); err != nil {
+	if err := e.charge(ic, snap, m); err != nil {
 		return fmt.Errorf("%s.%s: %w", e.md.Name, m.Name, err)
 	}
 	est := ctx.Estack()
@@ -246,4 +264,17 @@ func (e *entry) Invoke(ic *interop.Context, version byte) error {
 		res = stackitem.Null{}
 	}
 	return completeCall(ctx, n, res)
+}
+
+// charge adds the method's price: CPUFee × exec fee factor + StorageFee ×
+// storage price, unless the committee whitelisted the method (Faun; its
+// fixed fee was charged by the call).
+func (e *entry) charge(ic *interop.Context, snap *Snapshot, m *BoundMethod) error {
+	if p := e.reg.policy; p != nil && ic.IsHardforkEnabled(protocol.HFFaun) {
+		_, ok, err := p.WhitelistedFee(ic.DAO(), e.md.Hash, &snap.Manifest.ABI.Methods[m.index])
+		if err != nil || ok {
+			return err
+		}
+	}
+	return ic.VM().AddPicoGas(m.CPUFee*ic.ExecFeeFactor() + m.StorageFee*ic.StoragePrice()*vm.FeeFactor)
 }

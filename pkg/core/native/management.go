@@ -66,7 +66,7 @@ func NewManagement(policy *Policy) *Management {
 	add := func(name string, ret smartcontract.ParamType, fee int64, flags callflag.CallFlag, from, till protocol.Hardfork, h Handler, ps ...manifest.Parameter) {
 		m.md.AddMethod(Method{Name: name, Params: ps, Return: ret, CPUFee: fee, Flags: flags, From: from, Till: till, Handler: h})
 	}
-	const rd = callflag.ReadStates
+	const rd, stNotify = callflag.ReadStates, callflag.States | callflag.AllowNotify
 	add("getContract", arr, 1<<15, rd, 0, 0, m.getContract, p("hash", h160))
 	add("getContractById", arr, 1<<15, rd, 0, 0, m.getContractByID, p("id", intT))
 	add("getContractHashes", smartcontract.InteropInterfaceType, 1<<15, rd, 0, 0, m.getContractHashes)
@@ -74,11 +74,12 @@ func NewManagement(policy *Policy) *Management {
 	add("isContract", boolT, 1<<14, rd, protocol.HFEchidna, 0, m.isContract, p("hash", h160))
 	add("getMinimumDeploymentFee", intT, 1<<15, rd, 0, 0, m.getMinimumDeploymentFee)
 	add("setMinimumDeploymentFee", voidT, 1<<15, callflag.States, 0, 0, m.setMinimumDeploymentFee, p("value", intT))
-	add("deploy", arr, 0, callflag.All, 0, 0, m.deploy, p("nefFile", bytes), p("manifest", bytes))
-	add("deploy", arr, 0, callflag.All, 0, 0, m.deploy, p("nefFile", bytes), p("manifest", bytes), p("data", smartcontract.AnyType))
-	add("update", voidT, 0, callflag.All, 0, 0, m.update, p("nefFile", bytes), p("manifest", bytes))
-	add("update", voidT, 0, callflag.All, 0, 0, m.update, p("nefFile", bytes), p("manifest", bytes), p("data", smartcontract.AnyType))
-	add("destroy", voidT, 1<<15, callflag.States|callflag.AllowNotify, 0, protocol.HFGorgon, m.destroy)
+	add("deploy", arr, 0, stNotify, 0, 0, m.deploy, p("nefFile", bytes), p("manifest", bytes))
+	add("deploy", arr, 0, stNotify, 0, 0, m.deploy, p("nefFile", bytes), p("manifest", bytes), p("data", smartcontract.AnyType))
+	add("update", voidT, 0, stNotify, 0, 0, m.update, p("nefFile", bytes), p("manifest", bytes))
+	add("update", voidT, 0, stNotify, 0, 0, m.update, p("nefFile", bytes), p("manifest", bytes), p("data", smartcontract.AnyType))
+	add("destroy", voidT, 1<<15, stNotify, 0, protocol.HFGorgon, m.destroy(false))
+	add("destroy", voidT, 1<<15, stNotify, protocol.HFGorgon, 0, m.destroy(true))
 	hashParam := []manifest.Parameter{p("Hash", h160)}
 	for _, name := range []string{EventDeploy, EventUpdate, EventDestroy} {
 		m.md.AddEvent(Event{Name: name, Params: hashParam})

@@ -8,6 +8,7 @@ import (
 	"github.com/n3d-io/n3d/pkg/core/state"
 	"github.com/n3d-io/n3d/pkg/protocol"
 	"github.com/n3d-io/n3d/pkg/smartcontract"
+	"github.com/n3d-io/n3d/pkg/smartcontract/callflag"
 	"github.com/n3d-io/n3d/pkg/smartcontract/manifest"
 	"github.com/n3d-io/n3d/pkg/smartcontract/nef"
 	"github.com/n3d-io/n3d/pkg/storage"
@@ -42,7 +43,23 @@ func checkScript(ic *interop.Context, script []byte, abi *manifest.ABI) error {
 	return nil
 }
 
+// checkAllFlags is the Aspidochelone rule of deploy and update: the
+// calling context must hold every call flag (the methods only declare
+// States and AllowNotify).
+func checkAllFlags(ic *interop.Context, method string) error {
+	if !ic.IsHardforkEnabled(protocol.HFAspidochelone) {
+		return nil
+	}
+	if have := interop.StateOf(ic.VM().Context()).CallFlags; !have.Has(callflag.All) {
+		return fmt.Errorf("%w: %s needs all call flags, have %s", ErrMissingFlags, method, have)
+	}
+	return nil
+}
+
 func (m *Management) deploy(ic *interop.Context, args []stackitem.Item) (stackitem.Item, error) {
+	if err := checkAllFlags(ic, "deploy"); err != nil {
+		return nil, err
+	}
 	nefBytes, err := argBytes(args[0])
 	if err != nil {
 		return nil, err
@@ -158,6 +175,9 @@ func (m *Management) notifyHash(ic *interop.Context, name string, h util.Uint160
 }
 
 func (m *Management) update(ic *interop.Context, args []stackitem.Item) (stackitem.Item, error) {
+	if err := checkAllFlags(ic, "update"); err != nil {
+		return nil, err
+	}
 	nefBytes, hasNEF, err := argNullableBytes(args[0])
 	if err != nil {
 		return nil, err
@@ -227,38 +247,74 @@ func (m *Management) update(ic *interop.Context, args []stackitem.Item) (stackit
 	return m.onDeploy(ic, &c, data, true, len(args), nil)
 }
 
-// destroy removes the calling contract and its storage and blocks its
-// hash (reference DestroyV0, before Gorgon). A missing contract is a
-// no-op.
-func (m *Management) destroy(ic *interop.Context, _ []stackitem.Item) (stackitem.Item, error) {
-	h, ok := ic.CallingScriptHash()
-	if !ok {
-		return nil, fmt.Errorf("%w: no calling contract", ErrContract)
+// destroy removes the calling contract and its storage, blocks its hash
+// and drops its fee whitelist records (reference DestroyInternal). Before
+// Gorgon (destroyV0) the contract is erased first, so blocking it (which
+// revokes its vote from Faun) cannot call it back; from Gorgon (destroyV1)
+// it is blocked first and may still receive the GAS of that revocation.
+// A missing contract is a no-op.
+func (m *Management) destroy(blockFirst bool) Handler {
+	return func(ic *interop.Context, _ []stackitem.Item) (stackitem.Item, error) {
+		h, ok := ic.CallingScriptHash()
+		if !ok {
+			return nil, fmt.Errorf("%w: no calling contract", ErrContract)
+		}
+		c, err := getContractOrNil(ic.DAO(), h)
+		if err != nil || c == nil {
+			return nil, err
+		}
+		ctx := ic.VM().Context()
+		finish := func(ic *interop.Context) error {
+			if err := m.notifyHash(ic, EventDestroy, h); err != nil {
+				return err
+			}
+			return completeCall(ctx, 0, nil)
+		}
+		if !blockFirst {
+			if err := m.erase(ic, c); err != nil {
+				return nil, err
+			}
+			return Deferred, m.blockDestroyed(ic, c, finish)
+		}
+		return Deferred, m.blockDestroyed(ic, c, func(ic *interop.Context) error {
+			if err := m.erase(ic, c); err != nil {
+				return err
+			}
+			return finish(ic)
+		})
 	}
-	c, err := getContractOrNil(ic.DAO(), h)
-	if err != nil || c == nil {
-		return nil, err
+}
+
+// blockDestroyed blocks c's hash and cleans its whitelist, then runs then.
+func (m *Management) blockDestroyed(ic *interop.Context, c *state.Contract, then func(*interop.Context) error) error {
+	if m.Policy == nil {
+		return then(ic)
 	}
+	return m.Policy.blockAccountInternal(ic, c.Hash, func(ic *interop.Context, _ bool) error {
+		if err := m.Policy.cleanWhitelist(ic, c); err != nil {
+			return err
+		}
+		return then(ic)
+	})
+}
+
+// erase deletes the state, id record and storage of c.
+func (m *Management) erase(ic *interop.Context, c *state.Contract) error {
 	if err := ic.DAO().DeleteContract(c); err != nil {
-		return nil, err
+		return err
 	}
 	var keys [][]byte
-	err = ic.DAO().SeekStorage(c.ID, storage.SeekRange{}, func(k, _ []byte) bool {
+	err := ic.DAO().SeekStorage(c.ID, storage.SeekRange{}, func(k, _ []byte) bool {
 		keys = append(keys, append([]byte(nil), k...))
 		return true
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	for _, k := range keys {
 		if err := ic.DAO().DeleteStorageItem(c.ID, k); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	if m.Policy != nil {
-		if _, err := m.Policy.blockAccountInternal(ic, h); err != nil {
-			return nil, err
-		}
-	}
-	return nil, m.notifyHash(ic, EventDestroy, h)
+	return nil
 }

@@ -74,6 +74,8 @@ type BoundMethod struct {
 	*Method
 	// Offset is the method's offset in the NEF script (the manifest value).
 	Offset int
+	// index is the method's index in the snapshot's manifest ABI.
+	index int
 }
 
 // Snapshot is a native contract as of one hardfork: its NEF, manifest
@@ -264,7 +266,7 @@ func (c *ContractMD) buildSnapshot(hf protocol.Hardfork) (*Snapshot, error) {
 		}
 		off := b.Len()
 		b.Opcodes(opcode.PUSH0).Syscall(CallNativeSyscall).Opcodes(opcode.RET)
-		s.Methods = append(s.Methods, BoundMethod{Method: md, Offset: off})
+		s.Methods = append(s.Methods, BoundMethod{Method: md, Offset: off, index: len(s.Methods)})
 		m.ABI.Methods = append(m.ABI.Methods, manifest.Method{
 			Name:       md.Name,
 			Parameters: slices.Clone(md.Params),

@@ -1,6 +1,7 @@
 package native
 
 import (
+	"bytes"
 	"fmt"
 	"math/big"
 
@@ -12,7 +13,9 @@ import (
 	"github.com/n3d-io/n3d/pkg/smartcontract"
 	"github.com/n3d-io/n3d/pkg/smartcontract/callflag"
 	"github.com/n3d-io/n3d/pkg/smartcontract/manifest"
+	"github.com/n3d-io/n3d/pkg/smartcontract/trigger"
 	"github.com/n3d-io/n3d/pkg/util"
+	"github.com/n3d-io/n3d/pkg/vm"
 	"github.com/n3d-io/n3d/pkg/vm/stackitem"
 )
 
@@ -20,6 +23,7 @@ import (
 const (
 	policyFeePerByteKey      = 10
 	policyBlockedAccount     = 15
+	policyWhitelistedFee     = 16
 	policyAttributeFee       = 20
 	policyExecFeeFactorKey   = 18
 	policyStoragePriceKey    = 19
@@ -43,6 +47,11 @@ const (
 	MaxMaxValidUntilBlockIncr  = 86400
 	MaxMaxTraceableBlocks      = 2_102_400
 	millisecondsPerBlockChange = "MillisecondsPerBlockChanged"
+	whitelistFeeChanged        = "WhitelistFeeChanged"
+	recoveredFund              = "RecoveredFund"
+	// RecoverFundDelay is how long (ms of block time) an account must have
+	// been blocked before recoverFund may move its tokens.
+	RecoverFundDelay = 365 * 24 * 60 * 60 * 1000
 )
 
 // Committee answers whether the committee witnessed the current
@@ -51,12 +60,35 @@ type Committee interface {
 	CheckCommittee(ic *interop.Context) (bool, error)
 }
 
+// VoteRevoker is what NeoToken implements for the Faun blockAccount: the
+// reference NeoToken.VoteInternal(engine, acc, null), i.e. acc's NEO
+// stops backing a candidate, its unclaimed GAS is distributed and a Vote
+// notification sent (nothing happens for an account without NEO). then
+// must run exactly once: before RevokeVote returns if no contract call
+// was scheduled, otherwise as the continuation of the last scheduled call
+// (the onNEP17Payment of the GAS distribution), so that it sees the state
+// that call left. Policy writes the blocked record in then.
+type VoteRevoker interface {
+	RevokeVote(ic *interop.Context, acc util.Uint160, then func(*interop.Context) error) error
+}
+
+// CommitteeKeys returns the current committee sorted by key; NeoToken
+// implements it. recoverFund needs it for its almost-full-committee check.
+type CommitteeKeys interface {
+	CommitteeKeys(d *dao.DAO) ([][]byte, error)
+}
+
 // Policy is the PolicyContract native: network fees and limits, blocked
-// accounts. Values live in its storage (integers in the reference's
-// encoding); nothing is cached.
+// accounts, the fee whitelist (Faun) and fund recovery from blocked
+// accounts (Faun). Values live in its storage (integers in the
+// reference's encoding); lookups of blocked accounts and whitelisted
+// methods go through monotone key filters (policy_cache.go).
 type Policy struct {
-	md *ContractMD
-	// NEO checks committee witnesses; it must be set before use.
+	md  *ContractMD
+	hfs Hardforks
+	// NEO checks committee witnesses; it must be set before use. From Faun
+	// it must also implement VoteRevoker (blockAccount, destroy) and
+	// CommitteeKeys (recoverFund).
 	NEO Committee
 	// IsNative reports whether h is a native contract (they cannot be
 	// blocked); set by the registry.
@@ -66,6 +98,9 @@ type Policy struct {
 	// ReservedAttributes allows the reserved attribute types 0xe0..0xff
 	// (neo-go extension).
 	ReservedAttributes bool
+
+	blocked   keyFilter // prefix 15 keys: blocked accounts
+	whitelist keyFilter // prefix 16 keys: whitelisted methods
 }
 
 var (
@@ -75,8 +110,9 @@ var (
 
 // NewPolicy returns the PolicyContract of a chain configured with cfg.
 func NewPolicy(cfg *config.ProtocolConfiguration) *Policy {
-	pc := &Policy{md: NewContractMD(PolicyName, PolicyID, protocol.HFDefault),
+	pc := &Policy{md: NewContractMD(PolicyName, PolicyID, protocol.HFDefault), hfs: cfg,
 		Genesis: cfg.Genesis, ReservedAttributes: cfg.ReservedAttributes}
+	pc.blocked.prefix, pc.whitelist.prefix = policyBlockedAccount, policyWhitelistedFee
 	p := manifest.NewParameter
 	const (
 		intT  = smartcontract.IntegerType
@@ -87,28 +123,40 @@ func NewPolicy(cfg *config.ProtocolConfiguration) *Policy {
 	add := func(name string, ret smartcontract.ParamType, flags callflag.CallFlag, from, till protocol.Hardfork, h Handler, ps ...manifest.Parameter) {
 		pc.md.AddMethod(Method{Name: name, Params: ps, Return: ret, CPUFee: 1 << 15, Flags: flags, From: from, Till: till, Handler: h})
 	}
-	const rd, st = callflag.ReadStates, callflag.States
-	echidna := protocol.HFEchidna
+	const rd, st, notify = callflag.ReadStates, callflag.States, callflag.AllowNotify
+	echidna, faun := protocol.HFEchidna, protocol.HFFaun
 	add("getFeePerByte", intT, rd, 0, 0, pc.getter(policyFeePerByteKey))
 	add("setFeePerByte", voidT, st, 0, 0, pc.setFeePerByte, p("value", intT))
-	add("getExecFeeFactor", intT, rd, 0, 0, pc.getter(policyExecFeeFactorKey))
-	add("setExecFeeFactor", voidT, st, 0, 0, pc.setUint32(policyExecFeeFactorKey, 1, MaxExecFeeFactor), p("value", intT))
+	add("getExecFeeFactor", intT, rd, 0, 0, pc.getExecFeeFactor)
+	add("getExecPicoFeeFactor", intT, rd, faun, 0, pc.getter(policyExecFeeFactorKey))
+	add("setExecFeeFactor", voidT, st, 0, 0, pc.setExecFeeFactor, p("value", intT))
 	add("getStoragePrice", intT, rd, 0, 0, pc.getter(policyStoragePriceKey))
 	add("setStoragePrice", voidT, st, 0, 0, pc.setUint32(policyStoragePriceKey, 1, MaxStoragePrice), p("value", intT))
 	add("isBlocked", boolT, rd, 0, 0, pc.isBlocked, p("account", h160))
-	add("blockAccount", boolT, st, 0, protocol.HFFaun, pc.blockAccount, p("account", h160))
+	add("blockAccount", boolT, st, 0, faun, pc.blockAccount, p("account", h160))
+	add("blockAccount", boolT, st|notify, faun, 0, pc.blockAccount, p("account", h160))
 	add("unblockAccount", boolT, st, 0, 0, pc.unblockAccount, p("account", h160))
+	add("getBlockedAccounts", smartcontract.InteropInterfaceType, rd, faun, 0, pc.getBlockedAccounts)
 	add("getAttributeFee", intT, rd, 0, echidna, pc.getAttributeFee(false), p("attributeType", intT))
 	add("getAttributeFee", intT, rd, echidna, 0, pc.getAttributeFee(true), p("attributeType", intT))
 	add("setAttributeFee", voidT, st, 0, echidna, pc.setAttributeFee(false), p("attributeType", intT), p("value", intT))
 	add("setAttributeFee", voidT, st, echidna, 0, pc.setAttributeFee(true), p("attributeType", intT), p("value", intT))
 	add("getMillisecondsPerBlock", intT, rd, echidna, 0, pc.getter(policyMsPerBlockKey))
-	add("setMillisecondsPerBlock", voidT, st|callflag.AllowNotify, echidna, 0, pc.setMillisecondsPerBlock, p("value", intT))
+	add("setMillisecondsPerBlock", voidT, st|notify, echidna, 0, pc.setMillisecondsPerBlock, p("value", intT))
 	add("getMaxValidUntilBlockIncrement", intT, rd, echidna, 0, pc.getter(policyMaxVUBIncrementKey))
 	add("setMaxValidUntilBlockIncrement", voidT, st, echidna, 0, pc.setMaxVUBIncrement, p("value", intT))
 	add("getMaxTraceableBlocks", intT, rd, echidna, 0, pc.getter(policyMaxTraceableKey))
 	add("setMaxTraceableBlocks", voidT, st, echidna, 0, pc.setMaxTraceableBlocks, p("value", intT))
+	add("setWhitelistFeeContract", voidT, st|notify, faun, 0, pc.setWhitelistFeeContract,
+		p("contractHash", h160), p("method", smartcontract.StringType), p("argCount", intT), p("fixedFee", intT))
+	add("removeWhitelistFeeContract", voidT, st|notify, faun, 0, pc.removeWhitelistFeeContract,
+		p("contractHash", h160), p("method", smartcontract.StringType), p("argCount", intT))
+	add("getWhitelistFeeContracts", smartcontract.InteropInterfaceType, rd, faun, 0, pc.getWhitelistFeeContracts)
+	add("recoverFund", boolT, callflag.All, faun, 0, pc.recoverFund, p("account", h160), p("token", h160))
 	pc.md.AddEvent(Event{Name: millisecondsPerBlockChange, Params: []manifest.Parameter{p("old", intT), p("new", intT)}, From: echidna})
+	pc.md.AddEvent(Event{Name: whitelistFeeChanged, Params: []manifest.Parameter{p("contract", h160),
+		p("method", smartcontract.StringType), p("argCount", intT), p("fee", smartcontract.AnyType)}, From: faun})
+	pc.md.AddEvent(Event{Name: recoveredFund, Params: []manifest.Parameter{p("account", h160)}, From: faun})
 	pc.md.Seal()
 	return pc
 }
@@ -145,8 +193,52 @@ func (pc *Policy) Initialize(ic *interop.Context, hf protocol.Hardfork) error {
 				return err
 			}
 		}
+	case protocol.HFFaun:
+		return pc.initializeFaun(ic)
 	}
 	return nil
+}
+
+// initializeFaun moves the exec fee factor to picoGAS and stamps every
+// blocked account with the block time (the start of its recoverFund
+// delay).
+func (pc *Policy) initializeFaun(ic *interop.Context) error {
+	d := ic.DAO()
+	f, err := d.GetBigInt(pc.md.ID, []byte{policyExecFeeFactorKey})
+	if err != nil {
+		return fmt.Errorf("%w: exec fee factor: %w", ErrInvalidState, err)
+	}
+	if err := d.PutBigInt(pc.md.ID, []byte{policyExecFeeFactorKey}, f.Mul(f, big.NewInt(vm.FeeFactor))); err != nil {
+		return err
+	}
+	now, err := blockTime(ic)
+	if err != nil {
+		return err
+	}
+	var keys [][]byte
+	err = d.SeekStorage(pc.md.ID, storageRange(policyBlockedAccount), func(k, _ []byte) bool {
+		keys = append(keys, bytes.Clone(k))
+		return true
+	})
+	if err != nil {
+		return err
+	}
+	for _, k := range keys {
+		if err := d.PutBigInt(pc.md.ID, k, now); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// blockTime is the reference engine.GetTime(): the persisting block's
+// timestamp in milliseconds.
+func blockTime(ic *interop.Context) (*big.Int, error) {
+	b := ic.Block()
+	if b == nil {
+		return nil, fmt.Errorf("%w: no persisting block", ErrInvalidState)
+	}
+	return new(big.Int).SetUint64(b.Timestamp), nil
 }
 
 // OnPersist implements Contract.
@@ -179,9 +271,33 @@ func (pc *Policy) FeePerByte(d *dao.DAO) (int64, error) {
 	return getInt(d, pc.md.ID, []byte{policyFeePerByteKey})
 }
 
-// ExecFeeFactor returns the opcode price multiplier.
+// ExecFeeFactor returns the stored opcode price multiplier: datoshi before
+// the Faun initialisation, picoGAS after it (0 before genesis). Use
+// ExecPicoFeeFactor to configure an execution.
 func (pc *Policy) ExecFeeFactor(d *dao.DAO) (int64, error) {
 	return getInt(d, pc.md.ID, []byte{policyExecFeeFactorKey})
+}
+
+// ExecPicoFeeFactor returns the opcode price multiplier in picoGAS for an
+// execution with trigger trig in block index (the persisting block, or
+// the current height for executions without one), as the reference
+// engine sets it up: the stored value × vm.FeeFactor before Faun, the
+// stored value from Faun on, except in the OnPersist of Faun's first
+// block (the value is converted only by Policy's initialisation there).
+// Before Policy is initialised it is the default.
+func (pc *Policy) ExecPicoFeeFactor(d *dao.DAO, index uint32, trig trigger.Type) (int64, error) {
+	f, err := pc.ExecFeeFactor(d)
+	if err != nil {
+		return 0, err
+	}
+	if f == 0 {
+		return DefaultExecFeeFactor * vm.FeeFactor, nil
+	}
+	if !pc.hfs.Enabled(protocol.HFFaun, index) ||
+		(trig == trigger.OnPersist && index > 0 && !pc.hfs.Enabled(protocol.HFFaun, index-1)) {
+		return f * vm.FeeFactor, nil
+	}
+	return f, nil
 }
 
 // StoragePrice returns the price of one stored byte (datoshi).
@@ -221,7 +337,12 @@ func (pc *Policy) AttributeFee(d *dao.DAO, t transaction.AttrType) (int64, error
 
 // IsBlocked reports whether account h is blocked.
 func (pc *Policy) IsBlocked(d *dao.DAO, h util.Uint160) (bool, error) {
-	_, err := d.GetStorageItem(pc.md.ID, blockedKey(h))
+	key := blockedKey(h)
+	maybe, err := pc.blocked.mayHave(d, pc.md.ID, key)
+	if err != nil || !maybe {
+		return false, err
+	}
+	_, err = d.GetStorageItem(pc.md.ID, key)
 	if err != nil {
 		if dao.IsNotFound(err) {
 			return false, nil
@@ -267,6 +388,38 @@ func (pc *Policy) setValue(ic *interop.Context, key []byte, v int64) (stackitem.
 	return nil, putInt(ic.DAO(), pc.md.ID, key, v)
 }
 
+// getExecFeeFactor returns the factor in datoshi (rounded down from the
+// picoGAS value stored from Faun on).
+func (pc *Policy) getExecFeeFactor(ic *interop.Context, _ []stackitem.Item) (stackitem.Item, error) {
+	f, err := pc.ExecFeeFactor(ic.DAO())
+	if err != nil {
+		return nil, err
+	}
+	if ic.IsHardforkEnabled(protocol.HFFaun) {
+		f /= vm.FeeFactor
+	}
+	return stackitem.NewInt(f), nil
+}
+
+// setExecFeeFactor takes datoshi before Faun, picoGAS from Faun on.
+func (pc *Policy) setExecFeeFactor(ic *interop.Context, args []stackitem.Item) (stackitem.Item, error) {
+	v, err := argBigInt(args[0])
+	if err != nil {
+		return nil, err
+	}
+	if v.Sign() < 0 || !v.IsUint64() {
+		return nil, fmt.Errorf("%w: ExecFeeFactor %s is not a uint64", ErrInvalidArgument, v)
+	}
+	hi := uint64(MaxExecFeeFactor)
+	if ic.IsHardforkEnabled(protocol.HFFaun) {
+		hi *= vm.FeeFactor
+	}
+	if u := v.Uint64(); u == 0 || u > hi {
+		return nil, fmt.Errorf("%w: ExecFeeFactor %d out of [1, %d]", ErrInvalidArgument, u, hi)
+	}
+	return pc.setValue(ic, []byte{policyExecFeeFactorKey}, v.Int64())
+}
+
 func (pc *Policy) setFeePerByte(ic *interop.Context, args []stackitem.Item) (stackitem.Item, error) {
 	v, err := argInt64(args[0])
 	if err != nil {
@@ -302,61 +455,6 @@ func (pc *Policy) isBlocked(ic *interop.Context, args []stackitem.Item) (stackit
 		return nil, err
 	}
 	return stackitem.Bool(ok), nil
-}
-
-func (pc *Policy) blockAccount(ic *interop.Context, args []stackitem.Item) (stackitem.Item, error) {
-	if err := pc.checkCommittee(ic); err != nil {
-		return nil, err
-	}
-	h, err := argUint160(args[0])
-	if err != nil {
-		return nil, err
-	}
-	ok, err := pc.blockAccountInternal(ic, h)
-	if err != nil {
-		return nil, err
-	}
-	return stackitem.Bool(ok), nil
-}
-
-// blockAccountInternal blocks h unless it already is (reference
-// BlockAccountInternal before Faun).
-func (pc *Policy) blockAccountInternal(ic *interop.Context, h util.Uint160) (bool, error) {
-	if pc.IsNative != nil && pc.IsNative(h) {
-		return false, fmt.Errorf("%w: cannot block native contract %s", ErrInvalidArgument, h)
-	}
-	blocked, err := pc.IsBlocked(ic.DAO(), h)
-	if err != nil || blocked {
-		return false, err
-	}
-	if err := ic.DAO().PutStorageItem(pc.md.ID, blockedKey(h), []byte{}); err != nil {
-		return false, err
-	}
-	return true, nil
-}
-
-// WhitelistedFee implements interop.Policy. The Faun fee whitelist is not
-// implemented: no method is whitelisted.
-func (pc *Policy) WhitelistedFee(*dao.DAO, util.Uint160, *manifest.Method) (int64, bool, error) {
-	return 0, false, nil
-}
-
-func (pc *Policy) unblockAccount(ic *interop.Context, args []stackitem.Item) (stackitem.Item, error) {
-	if err := pc.checkCommittee(ic); err != nil {
-		return nil, err
-	}
-	h, err := argUint160(args[0])
-	if err != nil {
-		return nil, err
-	}
-	blocked, err := pc.IsBlocked(ic.DAO(), h)
-	if err != nil || !blocked {
-		return stackitem.Bool(false), err
-	}
-	if err := ic.DAO().DeleteStorageItem(pc.md.ID, blockedKey(h)); err != nil {
-		return nil, err
-	}
-	return stackitem.Bool(true), nil
 }
 
 // validAttrType reports whether t is an attribute type the reference

@@ -1,0 +1,122 @@
+package native
+
+import (
+	"os"
+	"os/exec"
+	"regexp"
+	"testing"
+
+	"github.com/n3d-io/n3d/pkg/config"
+	"github.com/n3d-io/n3d/pkg/core/block"
+	"github.com/n3d-io/n3d/pkg/core/dao"
+	"github.com/n3d-io/n3d/pkg/core/interop"
+	"github.com/n3d-io/n3d/pkg/protocol"
+	"github.com/n3d-io/n3d/pkg/smartcontract/callflag"
+	"github.com/n3d-io/n3d/pkg/smartcontract/trigger"
+	"github.com/n3d-io/n3d/pkg/storage"
+	"github.com/n3d-io/n3d/pkg/vm/emit"
+	"github.com/stretchr/testify/require"
+)
+
+// neoGoMirror is the bare git mirror of neo-go holding its expected native
+// contract states per hardfork (N3D_NEOGO_MIRROR overrides it).
+func neoGoMirror() string {
+	if d := os.Getenv("N3D_NEOGO_MIRROR"); d != "" {
+		return d
+	}
+	return "/work/.mirror/nspcc-dev+neo-go/repo"
+}
+
+// neoGoStates reads the genesis contract states neo-go expects with the
+// hardforks up to each one enabled at height 0 (its Management test
+// data, cumulative like there), by manifest name.
+func neoGoStates(t *testing.T) map[string]map[string]string {
+	t.Helper()
+	out, err := exec.Command("git", "-C", neoGoMirror(), "show",
+		"HEAD:pkg/core/native/native_test/management_test.go").Output()
+	if err != nil {
+		t.Skipf("neo-go mirror not available (%v): native states per hardfork not cross-checked", err)
+	}
+	names := map[string]string{"Management": ManagementName, "StdLib": StdLibName, "CryptoLib": CryptoLibName,
+		"Ledger": LedgerName, "Policy": PolicyName}
+	block := regexp.MustCompile("(?s)\t(\\w+)CSS = map\\[string\\]string\\{(.*?)\n\t\\}")
+	entry := regexp.MustCompile("nativenames\\.(\\w+):\\s*`([^`]*)`")
+	order := []string{"default", "cockatrice", "echidna", "faun", "gorgon"}
+	raw := map[string]map[string]string{}
+	for _, m := range block.FindAllStringSubmatch(string(out), -1) {
+		raw[m[1]] = map[string]string{}
+		for _, e := range entry.FindAllStringSubmatch(m[2], -1) {
+			if n, ok := names[e[1]]; ok {
+				raw[m[1]][n] = e[2]
+			}
+		}
+	}
+	res := map[string]map[string]string{}
+	prev := map[string]string{}
+	for _, k := range order {
+		cur, ok := raw[k]
+		require.True(t, ok, "neo-go %sCSS not found", k)
+		for n, v := range prev {
+			if _, ok := cur[n]; !ok {
+				cur[n] = v
+			}
+		}
+		res[k] = cur
+		prev = cur
+	}
+	require.Len(t, res["default"], len(names))
+	return res
+}
+
+// genesisWith runs the genesis OnPersist of the core natives with the
+// hardforks up to upTo enabled at 0.
+func genesisWith(t *testing.T, upTo protocol.Hardfork) (*Core, *dao.DAO) {
+	t.Helper()
+	cfg := config.ProtocolConfiguration{Hardforks: map[string]uint32{protocol.HFAspidochelone.String(): 1_000_000}}
+	for _, hf := range protocol.Hardforks() {
+		if hf <= upTo {
+			cfg.Hardforks[hf.String()] = 0
+		}
+	}
+	core := NewCore(&cfg)
+	reg := NewRegistry(&cfg, core.Contracts()...)
+	d := dao.New(storage.NewMemoryStore())
+	script, err := emit.NewBuilder().Syscall("System.Contract.NativeOnPersist").Script()
+	require.NoError(t, err)
+	ic := interop.NewContext(interop.Config{Trigger: trigger.OnPersist, Block: &block.Block{},
+		HardforkEnabled: cfg.Enabled, Natives: reg, GasLimit: -1}, d)
+	_, err = ic.LoadScript(script, callflag.All, -1, 0)
+	require.NoError(t, err)
+	require.NoError(t, ic.Run())
+	return core, d
+}
+
+// TestNativeStatesPerHardforkNeoGo compares the NEF, manifest, id, hash
+// and update counter of the core natives deployed at genesis with every
+// hardfork up to each one enabled against neo-go's expectations (the
+// reference chains only reach Echidna; this covers Faun and Gorgon).
+func TestNativeStatesPerHardforkNeoGo(t *testing.T) {
+	want := neoGoStates(t)
+	for _, c := range []struct {
+		upTo protocol.Hardfork
+		css  string
+	}{
+		{protocol.HFDefault, "default"}, {protocol.HFAspidochelone, "default"}, {protocol.HFBasilisk, "default"},
+		{protocol.HFCockatrice, "cockatrice"}, {protocol.HFDomovoi, "cockatrice"}, {protocol.HFEchidna, "echidna"},
+		{protocol.HFFaun, "faun"}, {protocol.HFGorgon, "gorgon"}, {protocol.HFHuyao, "gorgon"},
+	} {
+		t.Run(c.upTo.String(), func(t *testing.T) {
+			core, d := genesisWith(t, c.upTo)
+			for _, n := range core.Contracts() {
+				md := n.Metadata()
+				got, err := d.GetContract(md.Hash)
+				require.NoError(t, err, md.Name)
+				b, err := got.MarshalJSON()
+				require.NoError(t, err)
+				exp, ok := want[c.css][md.Name]
+				require.True(t, ok, md.Name)
+				jsonEqual(t, []byte(exp), b, md.Name)
+			}
+		})
+	}
+}
