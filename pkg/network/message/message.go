@@ -1,6 +1,7 @@
 package message
 
 import (
+	"bytes"
 	"fmt"
 
 	"github.com/n3d-io/n3d/pkg/io"
@@ -56,12 +57,11 @@ type Message struct {
 func New(cmd Command, p io.Serializable) (*Message, error) {
 	m := &Message{Command: cmd, Payload: p}
 	if p != nil {
-		w := io.NewBufBinWriter()
-		p.EncodeBinary(w.BinWriter)
-		if w.Err != nil {
-			return nil, fmt.Errorf("message: encode %s: %w", cmd, w.Err)
+		raw, err := serialize(p)
+		if err != nil {
+			return nil, fmt.Errorf("message: encode %s: %w", cmd, err)
 		}
-		m.raw = w.Bytes()
+		m.raw = raw
 	}
 	if len(m.raw) > PayloadMaxSize {
 		return nil, fmt.Errorf("%w: %s payload of %d bytes", ErrPayloadTooLarge, cmd, len(m.raw))
@@ -182,4 +182,23 @@ func (m *Message) decode(flags Flags, cmd Command, wire []byte) error {
 // parts straight from the input buffer.
 type bufDecoder interface {
 	DecodeBinaryBuf(r *io.BinReader, buf []byte)
+}
+
+// sizer is implemented by payloads that know their encoded size.
+type sizer interface{ Size() int }
+
+// serialize encodes p into a buffer sized up front when p knows its size.
+func serialize(p io.Encodable) ([]byte, error) {
+	var buf *bytes.Buffer
+	if s, ok := p.(sizer); ok {
+		buf = bytes.NewBuffer(make([]byte, 0, s.Size()))
+	} else {
+		buf = new(bytes.Buffer)
+	}
+	w := io.NewBinWriterFromIO(buf)
+	p.EncodeBinary(w)
+	if w.Err != nil {
+		return nil, w.Err
+	}
+	return buf.Bytes(), nil
 }

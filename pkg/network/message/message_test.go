@@ -126,8 +126,8 @@ func TestRoundTripEveryCommand(t *testing.T) {
 	hdr := sampleHeader()
 	caps := capability.Capabilities{capability.NewTCPServer(10333), capability.NewFullNode(5)}
 	msgs := map[Command]io.Serializable{
-		CmdVersion: &payload.Version{Network: 860833102, Timestamp: 1, Nonce: 2, UserAgent: "/n3d:0.1/", Capabilities: caps},
-		CmdAddr: &payload.AddrList{Addrs: []payload.NetworkAddress{{Timestamp: 3, IP: [16]byte{15: 1}, Capabilities: caps}}},
+		CmdVersion:         &payload.Version{Network: 860833102, Timestamp: 1, Nonce: 2, UserAgent: "/n3d:0.1/", Capabilities: caps},
+		CmdAddr:            &payload.AddrList{Addrs: []payload.NetworkAddress{{Timestamp: 3, IP: [16]byte{15: 1}, Capabilities: caps}}},
 		CmdPing:            &payload.Ping{LastBlockIndex: 1, Timestamp: 2, Nonce: 3},
 		CmdPong:            &payload.Ping{LastBlockIndex: 4, Timestamp: 5, Nonce: 6},
 		CmdGetHeaders:      &payload.GetBlockByIndex{IndexStart: 1, Count: -1},
