@@ -283,15 +283,20 @@ func (c *Chain) Call(signers []transaction.Signer, script []byte) *Result {
 // directly.
 func (c *Chain) Context(d *dao.DAO, b *block.Block, trig trigger.Type, cont interop.Container, gasLimit int64) *interop.Context {
 	c.t.Helper()
-	exec, err := c.Core.Policy.ExecFeeFactor(d)
-	require.NoError(c.t, err)
-	if exec == 0 {
-		exec = native.DefaultExecFeeFactor
+	index := c.height + 1
+	if b != nil {
+		index = b.Index
 	}
+	exec, err := c.Core.Policy.ExecPicoFeeFactor(d, index, trig)
+	require.NoError(c.t, err)
 	price, err := c.Core.Policy.StoragePrice(d)
 	require.NoError(c.t, err)
 	if price == 0 {
 		price = native.DefaultStoragePrice
+	}
+	var pol interop.Policy = c.Core.Policy
+	if p, ok := any(c.Reg).(interop.Policy); ok {
+		pol = p
 	}
 	return interop.NewContext(interop.Config{
 		Trigger:         trig,
@@ -300,11 +305,11 @@ func (c *Chain) Context(d *dao.DAO, b *block.Block, trig trigger.Type, cont inte
 		Network:         Network,
 		AddressVersion:  0x35,
 		HardforkEnabled: c.Cfg.Enabled,
-		ExecFeeFactor:   exec * vm.FeeFactor,
+		ExecFeeFactor:   exec,
 		StoragePrice:    price,
 		GasLimit:        gasLimit,
 		Natives:         c.Reg,
-		Policy:          c.Core.Policy,
+		Policy:          pol,
 	}, d)
 }
 

@@ -38,7 +38,9 @@ const maxGetCandidates = 256
 // NEO is the NeoToken native: the indivisible governance token, candidate
 // registration and votes, the committee and validators elected from them,
 // and the GAS generated for holders, voters and the committee. State lives
-// in storage only (nothing cached), in the records of package neostate.
+// in storage, in the records of package neostate; the decoded committee
+// and its address are cached, validated by the stored bytes
+// (neo_cache.go).
 type NEO struct {
 	token
 	cfg     config.ProtocolConfiguration
@@ -47,6 +49,8 @@ type NEO struct {
 	// NewGovernance.
 	GAS    *GAS
 	Policy *Policy
+
+	committee committeeCache
 }
 
 var _ Contract = (*NEO)(nil)
@@ -185,47 +189,31 @@ func signatureHash(pub []byte) util.Uint160 {
 }
 
 // Committee returns the stored committee (election order, with the votes
-// of its last refresh).
+// of its last refresh). The result is shared: callers must not modify it.
 func (n *NEO) Committee(d *dao.DAO) (neostate.Committee, error) {
-	v, err := d.GetStorageItem(n.md.ID, []byte{neoPrefixCommittee})
+	v, err := n.committee.view(d, n.md.ID)
 	if err != nil {
 		return nil, err
 	}
-	c, err := neostate.CommitteeFromBytes(v)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrInvalidState, err)
-	}
-	return c, nil
+	return v.members, nil
 }
 
 // CommitteeKeys returns the committee sorted by key (getCommittee).
 func (n *NEO) CommitteeKeys(d *dao.DAO) ([][]byte, error) {
-	c, err := n.Committee(d)
+	v, err := n.committee.view(d, n.md.ID)
 	if err != nil {
 		return nil, err
 	}
-	ks := c.Keys()
-	neostate.SortKeys(ks)
-	return ks, nil
+	return slices.Clone(v.sorted), nil
 }
 
 // CommitteeAddress is the majority multisig address of the committee.
 func (n *NEO) CommitteeAddress(d *dao.DAO) (util.Uint160, error) {
-	ks, err := n.CommitteeKeys(d)
+	v, err := n.committee.view(d, n.md.ID)
 	if err != nil {
 		return util.Uint160{}, err
 	}
-	pubs := make(keys.PublicKeys, len(ks))
-	for i, k := range ks {
-		if pubs[i], err = keys.NewPublicKeyFromBytes(k); err != nil {
-			return util.Uint160{}, fmt.Errorf("%w: committee key: %w", ErrInvalidState, err)
-		}
-	}
-	s, err := scripts.MajorityMultiSigContract(pubs)
-	if err != nil {
-		return util.Uint160{}, fmt.Errorf("%w: %w", ErrInvalidState, err)
-	}
-	return hash.Hash160(s), nil
+	return v.address, nil
 }
 
 // CheckCommittee reports whether the committee witnessed the call.
