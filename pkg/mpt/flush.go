@@ -20,6 +20,7 @@ func (t *Trie) Flush(index uint32) error {
 	if err := t.commit(t.root); err != nil {
 		return err
 	}
+	checkInvariants(t)
 	if t.refs == nil {
 		return nil
 	}
