@@ -592,3 +592,19 @@ func TestNEOGorgonVoterRewardRecount(t *testing.T) {
 		})
 	}
 }
+
+// From Faun, blocking a voter revokes its vote (PolicyContract
+// BlockAccountInternal → NeoToken.VoteInternal(account, null)).
+func TestNEOFaunBlockRevokesVote(t *testing.T) {
+	f := newElection(t, nativetest.Options{Hardforks: nativetest.Hardfork(protocol.HFFaun, 0)}, 2)
+	c := f.c
+	p0 := f.cands[0].PublicKey().Bytes()
+	r := c.Invoke(nativetest.CalledByEntry(c.CommitteeAddress()), nativetest.CallScript(t, nativetest.PolicyHash, "blockAccount", f.voters[0]))
+	mustBool(t, r, true)
+	ev := r.EventsNamed(neoH, "Vote")
+	require.Len(t, ev, 1)
+	require.Equal(t, stackitem.Null{}, ev[0].Item.At(2))
+	require.Equal(t, int64(0), nativetest.Int(t, call(t, c, neoH, "getCandidateVote", p0)))
+	st := nativetest.Items(t, call(t, c, neoH, "getAccountState", f.voters[0]))
+	require.Equal(t, stackitem.Null{}, st[2])
+}
