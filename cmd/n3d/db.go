@@ -47,6 +47,7 @@ func dbCommand(e *env) *cli.Command {
 		Name:  "db",
 		Usage: "Database manipulations",
 		Commands: []*cli.Command{
+			generateCommand(e),
 			{
 				Name:      "dump",
 				Usage:     "Dump blocks (from the genesis or --start) to a file",

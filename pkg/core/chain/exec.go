@@ -55,7 +55,30 @@ func mustScript(syscall string) []byte {
 	return s
 }
 
+// execFeeFactor is the factor of verifications at the current height (no
+// persisting block).
 func (e *interopExecutor) execFeeFactor(d *dao.DAO) (int64, error) {
+	return e.runFeeFactor(d, e.c.BlockHeight(), trigger.Verification)
+}
+
+// runFeeFactorer is implemented by native sets that know the reference's
+// per-run exec fee factor (Policy stores picoGAS from Faun on, with a
+// special case in the OnPersist of Faun's first block).
+type runFeeFactorer interface {
+	runFeeFactor(d *dao.DAO, index uint32, trig trigger.Type) (int64, error)
+}
+
+// runFeeFactor implements runFeeFactorer.
+func (n *NativeSet) runFeeFactor(d *dao.DAO, index uint32, trig trigger.Type) (int64, error) {
+	return n.Core.Policy.ExecPicoFeeFactor(d, index, trig)
+}
+
+// runFeeFactor is the exec fee factor in picoGAS of a script run with
+// trigger trig in block index.
+func (e *interopExecutor) runFeeFactor(d *dao.DAO, index uint32, trig trigger.Type) (int64, error) {
+	if r, ok := e.c.cfg.Natives.(runFeeFactorer); ok {
+		return r.runFeeFactor(d, index, trig)
+	}
 	return e.c.cfg.Natives.ExecFeeFactor(d)
 }
 
@@ -80,7 +103,7 @@ func (e *interopExecutor) execute(d *dao.DAO, b *block.Block) (*blockResult, err
 func (e *interopExecutor) context(d *dao.DAO, b *block.Block, trig trigger.Type,
 	container interop.Container, gas int64) (*interop.Context, error) {
 	n := e.c.cfg.Natives
-	pico, err := n.ExecFeeFactor(d)
+	pico, err := e.runFeeFactor(d, b.Index, trig)
 	if err != nil {
 		return nil, fmt.Errorf("exec fee factor: %w", err)
 	}
