@@ -18,7 +18,8 @@ type headerVerifier struct {
 // verifyHeader applies the reference's header rules in its order: primary
 // index, index and previous hash link, strictly increasing timestamp (block
 // spacing is not enforced), then the witness against the previous block's
-// NextConsensus within HeaderVerificationGasLimit. picoFee is the exec fee
+// NextConsensus within HeaderVerificationGasLimit (which VerifyWitnesses
+// caps at MaxVerificationGas). picoFee is the exec fee
 // factor in picoGAS per price unit of the state the block builds on.
 func (v *headerVerifier) verifyHeader(h, prev *block.Header, picoFee int64) error {
 	if n := v.validatorsAt(h.Index); int(h.PrimaryIndex) >= n {
@@ -36,7 +37,7 @@ func (v *headerVerifier) verifyHeader(h, prev *block.Header, picoFee int64) erro
 	p := witnessParams{
 		signData:  h.SignData(v.magic),
 		picoFee:   picoFee,
-		gasLimit:  HeaderVerificationGasLimit,
+		gasLimit:  min(HeaderVerificationGasLimit, MaxVerificationGas),
 		container: h,
 	}
 	if _, err := verifyWitness(p, prev.NextConsensus, &h.Witness, v.vm); err != nil {

@@ -100,7 +100,7 @@ type fakeVM struct {
 
 func (f *fakeVM) VerifyWitnessVM(_ any, _ util.Uint160, _ *transaction.Witness, gasLimit int64) (int64, error) {
 	f.calls++
-	if gasLimit != HeaderVerificationGasLimit {
+	if gasLimit != MaxVerificationGas {
 		return 0, errors.New("wrong limit")
 	}
 	return 7, f.err

@@ -1,12 +1,22 @@
 package chain
 
 import (
+	"errors"
 	"fmt"
+	"math"
 
+	"github.com/n3d-io/n3d/pkg/core/block"
+	"github.com/n3d-io/n3d/pkg/core/dao"
+	"github.com/n3d-io/n3d/pkg/core/interop"
 	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/crypto/hash"
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
+	"github.com/n3d-io/n3d/pkg/encoding/address"
+	"github.com/n3d-io/n3d/pkg/protocol"
+	"github.com/n3d-io/n3d/pkg/smartcontract"
+	"github.com/n3d-io/n3d/pkg/smartcontract/callflag"
 	"github.com/n3d-io/n3d/pkg/smartcontract/scripts"
+	"github.com/n3d-io/n3d/pkg/smartcontract/trigger"
 	"github.com/n3d-io/n3d/pkg/util"
 	"github.com/n3d-io/n3d/pkg/vm"
 	"github.com/n3d-io/n3d/pkg/vm/opcode"
@@ -158,4 +168,228 @@ func parseSigPushes(inv []byte) ([][]byte, bool) {
 		sigs = append(sigs, inv[i+2:i+sigPushLen])
 	}
 	return sigs, true
+}
+
+// MaxVerificationGas bounds the GAS of one VerifyWitnesses run (the
+// reference's Helper.MaxVerificationGas, 1.5 GAS): block headers and the
+// network fee left for a transaction's witnesses are both capped by it.
+const MaxVerificationGas int64 = 1_50000000
+
+// methodVerify is the method a contract account's witness runs.
+const methodVerify = "verify"
+
+// chainWitnessVM is the WitnessVM of a Chain: it runs witnesses through
+// pkg/core/interop under the Verification trigger on a throw-away layer of
+// the chain's current state, exactly as the reference's VerifyWitness:
+//
+//   - the invocation script must be a valid script (strict decoding); it
+//     runs with no call flags;
+//   - an empty verification script makes the account a contract: its
+//     "verify" method (any parameter count, Boolean return) runs with
+//     ReadOnly flags, after _initialize, natives included (Oracle, Notary);
+//   - otherwise the verification script must hash to the account, must not
+//     be a native's hash, must be a valid script, and runs with ReadOnly;
+//   - the run must HALT with exactly one result that converts to true.
+//
+// The GAS consumed (datoshi, rounded up from picoGAS) is returned.
+type chainWitnessVM struct {
+	c *Chain
+}
+
+var _ WitnessVM = chainWitnessVM{}
+
+// VerifyWitnessVM implements WitnessVM.
+func (v chainWitnessVM) VerifyWitnessVM(container any, h util.Uint160, w *transaction.Witness, gasLimit int64) (int64, error) {
+	return v.c.runWitness(v.c.dao, container, h, w, gasLimit)
+}
+
+// defaultWitnessVM returns vmv, or the chain's own VM verifier when vmv is
+// nil (Open's default).
+func (c *Chain) defaultWitnessVM(vmv WitnessVM) WitnessVM {
+	if vmv != nil {
+		return vmv
+	}
+	return chainWitnessVM{c: c}
+}
+
+// VerifyWitness checks witness w of account h for container (a
+// *transaction.Transaction or a *block.Header) against the current state
+// through the VM, within gasLimit datoshi (capped at MaxVerificationGas),
+// and returns the GAS it consumed.
+func (c *Chain) VerifyWitness(h util.Uint160, container any, w *transaction.Witness, gasLimit int64) (int64, error) {
+	fee, err := c.runWitness(c.dao, container, h, w, gasLimit)
+	if err != nil {
+		return 0, fmt.Errorf("%w: %w", ErrWitness, err)
+	}
+	return fee, nil
+}
+
+// runWitness runs w on a private layer of d (discarded afterwards).
+func (c *Chain) runWitness(d *dao.DAO, container any, h util.Uint160, w *transaction.Witness, gasLimit int64) (int64, error) {
+	if gasLimit < 0 {
+		return 0, fmt.Errorf("negative verification GAS limit %d", gasLimit)
+	}
+	gasLimit = min(gasLimit, MaxVerificationGas)
+	if err := vm.ValidateScript(w.InvocationScript); err != nil {
+		return 0, fmt.Errorf("invalid invocation script: %w", err)
+	}
+	layer := d.Private()
+	defer func() { _ = layer.Discard() }()
+	ic, err := c.verificationContext(layer, container, gasLimit)
+	if err != nil {
+		return 0, err
+	}
+	if err := c.loadVerification(ic, h, w); err != nil {
+		return 0, err
+	}
+	if _, err := ic.LoadScript(w.InvocationScript, callflag.None, -1, 0); err != nil {
+		return 0, err
+	}
+	runErr := ic.Run()
+	v := ic.VM()
+	if v.State() != vm.HaltState || runErr != nil {
+		if runErr == nil {
+			runErr = v.FaultException()
+		}
+		return 0, fmt.Errorf("verification script FAULT: %w", runErr)
+	}
+	rs := v.ResultStack()
+	if rs.Len() != 1 {
+		return 0, fmt.Errorf("verification returned %d results, expected 1", rs.Len())
+	}
+	top, err := rs.Peek(0)
+	if err != nil {
+		return 0, err
+	}
+	ok, err := top.Bool()
+	if err != nil {
+		return 0, fmt.Errorf("verification result is not a boolean: %w", err)
+	}
+	if !ok {
+		return 0, errors.New("verification returned false")
+	}
+	return v.GasConsumed(), nil
+}
+
+// loadVerification loads the verification side of w: the account
+// contract's verify method or the verification script.
+func (c *Chain) loadVerification(ic *interop.Context, h util.Uint160, w *transaction.Witness) error {
+	if len(w.VerificationScript) == 0 {
+		cs, err := ic.GetContract(h)
+		if err != nil {
+			if dao.IsNotFound(err) {
+				return fmt.Errorf("no verification contract %s", h.String())
+			}
+			return err
+		}
+		md := cs.Manifest.ABI.GetMethod(methodVerify, -1)
+		if md == nil || md.ReturnType != smartcontract.BoolType {
+			return fmt.Errorf("contract %s has no verify method returning Boolean", h.String())
+		}
+		_, err = ic.LoadContract(cs, md, callflag.ReadOnly)
+		return err
+	}
+	if c.cfg.Natives != nil && c.cfg.Natives.ByHash(h) != nil {
+		return fmt.Errorf("native contract %s with a verification script", h.String())
+	}
+	if sh := w.ScriptHash(); sh != h {
+		return fmt.Errorf("verification script hash %s, expected %s", sh.String(), h.String())
+	}
+	if err := vm.ValidateScript(w.VerificationScript); err != nil {
+		return fmt.Errorf("invalid verification script: %w", err)
+	}
+	_, err := ic.LoadScript(w.VerificationScript, callflag.ReadOnly, -1, 0)
+	return err
+}
+
+// verificationContext is the reference's Verification engine: no
+// persisting block (hardforks count as enabled when configured at all),
+// the current state's fee factor and storage price, gasLimit datoshi.
+func (c *Chain) verificationContext(d *dao.DAO, container any, gasLimit int64) (*interop.Context, error) {
+	var cont interop.Container
+	switch x := container.(type) {
+	case *transaction.Transaction:
+		cont = x
+	case *block.Header:
+		cont = &block.Block{Header: *x}
+	case *block.Block:
+		cont = x
+	default:
+		return nil, fmt.Errorf("%w: cannot verify a %T", ErrBadConfig, container)
+	}
+	n := c.cfg.Natives
+	if n == nil {
+		return nil, fmt.Errorf("%w: no native contracts to verify with", ErrBadConfig)
+	}
+	pico, err := c.verificationFeeFactor(d)
+	if err != nil {
+		return nil, err
+	}
+	sp, err := n.StoragePrice(d)
+	if err != nil {
+		return nil, fmt.Errorf("storage price: %w", err)
+	}
+	cfg := interop.Config{
+		Trigger:              trigger.Verification,
+		Container:            cont,
+		Network:              uint32(c.proto.Magic),
+		AddressVersion:       address.NEO3Prefix,
+		HardforkEnabled:      c.proto.Enabled,
+		ExecFeeFactor:        pico,
+		StoragePrice:         sp,
+		GasLimit:             gasLimit,
+		Natives:              n,
+		OracleRequestSigners: c.oracleRequestSigners,
+	}
+	if p, ok := n.(interop.Policy); ok {
+		cfg.Policy = p
+	}
+	return interop.NewContext(cfg, d), nil
+}
+
+// verificationFeeFactor is the picoGAS fee factor of a Verification engine
+// at the current height, as the reference sets it up without a persisting
+// block: before Faun the stored factor × FeeFactor — read through
+// getExecFeeFactor, which divides by FeeFactor whenever Faun is configured
+// at all, so a chain with Faun scheduled verifies with the stored factor
+// rounded down to whole units of FeeFactor — and the stored picoGAS value
+// from Faun on.
+func (c *Chain) verificationFeeFactor(d *dao.DAO) (int64, error) {
+	ln, ok := c.cfg.Natives.(ledgerNatives)
+	if !ok {
+		return c.cfg.Natives.ExecFeeFactor(d)
+	}
+	stored, err := ln.StoredExecFeeFactor(d)
+	if err != nil {
+		return 0, fmt.Errorf("exec fee factor: %w", err)
+	}
+	height := c.BlockHeight()
+	switch {
+	case c.proto.Enabled(protocol.HFFaun, height):
+		return stored, nil
+	case c.proto.Enabled(protocol.HFFaun, math.MaxUint32):
+		return stored / vm.FeeFactor * vm.FeeFactor, nil
+	}
+	return stored * vm.FeeFactor, nil
+}
+
+// oracleRequestSigners are the signers of the transaction that made oracle
+// request id (CheckWitness of an OracleResponse transaction uses them).
+func (c *Chain) oracleRequestSigners(d *dao.DAO, id uint64) ([]transaction.Signer, error) {
+	ln, ok := c.cfg.Natives.(ledgerNatives)
+	if !ok {
+		return nil, fmt.Errorf("%w: no Oracle contract", ErrBadConfig)
+	}
+	req, err := ln.OracleRequest(d, id)
+	if err != nil {
+		return nil, err
+	}
+	if req == nil {
+		return nil, fmt.Errorf("oracle request %d not found", id)
+	}
+	tx, _, err := d.GetTransaction(req.OriginalTxID)
+	if err != nil {
+		return nil, fmt.Errorf("oracle request %d transaction: %w", id, err)
+	}
+	return tx.Signers, nil
 }
