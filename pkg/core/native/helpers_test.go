@@ -37,17 +37,27 @@ type env struct {
 
 func newEnv(t *testing.T, upTo protocol.Hardfork) *env {
 	t.Helper()
+	heights := map[protocol.Hardfork]uint32{}
+	for _, hf := range protocol.Hardforks() {
+		if hf <= upTo {
+			heights[hf] = 0
+		}
+	}
+	if upTo == protocol.HFDefault { // an empty map would enable every stable hardfork
+		heights[protocol.HFAspidochelone] = 1_000_000
+	}
+	return newEnvAt(t, heights)
+}
+
+// newEnvAt is newEnv with the hardforks at the given heights.
+func newEnvAt(t *testing.T, heights map[protocol.Hardfork]uint32) *env {
+	t.Helper()
 	cfg := config.ProtocolConfiguration{Hardforks: map[string]uint32{}, MaxTraceableBlocks: 2102400}
 	cfg.Genesis.TimePerBlock = 15_000_000_000
 	cfg.Genesis.MaxTraceableBlocks = 2102400
 	cfg.Genesis.MaxValidUntilBlockIncrement = 5760
-	for _, hf := range protocol.Hardforks() {
-		if hf <= upTo {
-			cfg.Hardforks[hf.String()] = 0
-		}
-	}
-	if upTo == protocol.HFDefault { // an empty map would enable every stable hardfork
-		cfg.Hardforks[protocol.HFAspidochelone.String()] = 1_000_000
+	for hf, h := range heights {
+		cfg.Hardforks[hf.String()] = h
 	}
 	e := &env{t: t, cfg: cfg, core: NewCore(&cfg)}
 	e.core.Policy.NEO = fakeCommittee(true)
@@ -67,8 +77,15 @@ func mustScript(t *testing.T, b *emit.Builder) []byte {
 	return s
 }
 
-// run executes script in block b and returns the context.
+// run executes script in block b over the env's DAO and returns the
+// context.
 func (e *env) run(trig trigger.Type, b *block.Block, script []byte) *interop.Context {
+	e.t.Helper()
+	return e.runOn(e.d, trig, b, script)
+}
+
+// runOn is run over d.
+func (e *env) runOn(d *dao.DAO, trig trigger.Type, b *block.Block, script []byte) *interop.Context {
 	e.t.Helper()
 	var cont interop.Container
 	if e.tx != nil {
@@ -84,7 +101,7 @@ func (e *env) run(trig trigger.Type, b *block.Block, script []byte) *interop.Con
 		ExecFeeFactor:   DefaultExecFeeFactor * vm.FeeFactor,
 		StoragePrice:    DefaultStoragePrice,
 		GasLimit:        -1,
-	}, e.d)
+	}, d)
 	_, err := ic.LoadScript(script, callflag.All, -1, 0)
 	require.NoError(e.t, err)
 	_ = ic.Run()
