@@ -129,7 +129,7 @@ func newLZ4Table(n int) *lz4Table {
 func compressBlock(src, dst []byte) int {
 	n := len(src)
 	if n < lz4MinLength {
-		return lz4LastRun(src, dst, 0, 0)
+		return lz4LastRun(src, dst, 0, n)
 	}
 	t := newLZ4Table(n)
 	mfLimitPlusOne := n - lz4MFLimit + 1

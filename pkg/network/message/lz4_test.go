@@ -48,7 +48,7 @@ func words(seed uint64, n int) []byte {
 	ws := [][]byte{[]byte("neo"), []byte("block"), []byte("transaction"), []byte("witness"),
 		[]byte("0x"), []byte("gas"), []byte("contract"), {0, 1}}
 	r := lcg(seed, n)
-	var out []byte
+	out := []byte{}
 	for i := 0; len(out) < n; i++ {
 		out = append(out, ws[int(r[i%n])%len(ws)]...)
 		out = append(out, ' ')

@@ -40,7 +40,7 @@ def synthetic():
     yield "acgt-100000", bytes(b"ACGT"[b >> 6] for b in lcg(3, 100000))
     x = lcg(2, 70000)
     yield "far-repeat", x + x[:5000] + x
-    for n in (13, 14, 20, 64, 129, 1000, 65546, 65547, 65548, 200000):
+    for n in (0, 1, 5, 12, 13, 14, 20, 64, 129, 1000, 65546, 65547, 65548, 200000):
         yield "words-%d" % n, words(n, n)
 
 def chain_raws():
