@@ -10,6 +10,7 @@ import (
 
 	"github.com/n3d-io/n3d/pkg/core/block"
 	"github.com/n3d-io/n3d/pkg/crypto/hash"
+	"github.com/n3d-io/n3d/pkg/crypto/keys"
 	"github.com/n3d-io/n3d/pkg/protocol"
 	"github.com/n3d-io/n3d/pkg/smartcontract/callflag"
 	"github.com/n3d-io/n3d/pkg/smartcontract/trigger"
@@ -93,4 +94,36 @@ func TestCryptoBLS(t *testing.T) {
 	require.Error(t, err)
 	_, err = e.call(h, "bls12381Serialize", []byte{1})
 	require.Error(t, err, "a byte string is not a point")
+}
+
+// TestCryptoGorgonStrictInputs: from Gorgon verifyWithECDsa and
+// verifyWithEd25519 reject malformed sizes with an exception instead of
+// returning false (reference CryptoLib V2/V1 methods: Crypto.VerifySignature
+// throws on a signature that is not 64 bytes, Ed25519 on a signature
+// not of 64 or a key not of 32 bytes).
+func TestCryptoGorgonStrictInputs(t *testing.T) {
+	k, err := keys.NewPrivateKey()
+	require.NoError(t, err)
+	pub := k.PublicKey().Bytes()
+	const secp256r1SHA256 = 23
+	for _, c := range []struct {
+		upTo   protocol.Hardfork
+		strict bool
+	}{{protocol.HFFaun, false}, {protocol.HFGorgon, true}} {
+		e := newEnv(t, c.upTo)
+		h := e.core.Crypto.Metadata().Hash
+		for _, args := range [][]any{
+			{"verifyWithECDsa", []byte("m"), pub, make([]byte, 63), secp256r1SHA256},
+			{"verifyWithEd25519", []byte("m"), make([]byte, 32), make([]byte, 63)},
+			{"verifyWithEd25519", []byte("m"), make([]byte, 31), make([]byte, 64)},
+		} {
+			res, err := e.call(h, args[0].(string), args[1:]...)
+			if c.strict {
+				require.Error(t, err, "%s %v", c.upTo, args[0])
+			} else {
+				require.NoError(t, err, "%s %v", c.upTo, args[0])
+				require.Equal(t, stackitem.Bool(false), res)
+			}
+		}
+	}
 }
