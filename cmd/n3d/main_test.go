@@ -74,11 +74,19 @@ func TestNodeDefaultsToEmbeddedSingle(t *testing.T) {
 	require.Contains(t, logs, `"config": "embedded:protocol.privnet.single.yml"`)
 	require.Contains(t, logs, `"magic": 56753`)
 	require.Contains(t, logs, `"validators": 1`)
+	require.Contains(t, logs, "chain opened")
 	require.Contains(t, logs, "shutting down")
+	// The chain persisted in ./chains/privnet-single reopens at the same
+	// genesis.
+	code, _, again := runCLI(t, "node")
+	require.Equal(t, 0, code, again)
+	require.Contains(t, again, `"height": 0`)
+	require.Contains(t, again, "chain opened")
 }
 
 func TestNodeNetworkFlags(t *testing.T) {
 	dir := repoConfigDir(t)
+	t.Chdir(t.TempDir()) // the nodes' databases go here
 	for _, tc := range []struct {
 		args  []string
 		magic protocol.Magic
@@ -102,6 +110,7 @@ func TestNodeNetworkFlags(t *testing.T) {
 
 func TestNodeConfigSelection(t *testing.T) {
 	src := repoConfigDir(t)
+	t.Chdir(t.TempDir()) // the nodes' databases go here
 	copyConfig := func(t *testing.T, dir, net string) string {
 		data, err := os.ReadFile(filepath.Join(src, config.FileName(net)))
 		require.NoError(t, err)

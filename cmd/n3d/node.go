@@ -70,7 +70,7 @@ func nodeAction(ctx context.Context, cmd *cli.Command, e *env) (err error) {
 // on a clean shutdown. Services (storage, chain, P2P, RPC, consensus) are
 // started here, in dependency order, and stopped in reverse order before it
 // returns.
-func (n *node) run(ctx context.Context) error {
+func (n *node) run(ctx context.Context) (err error) {
 	n.logStart()
 	if err := checkConsensusWallet(n.cfg.ApplicationConfiguration.Consensus); err != nil {
 		return err
@@ -79,9 +79,23 @@ func (n *node) run(ctx context.Context) error {
 	signal.Notify(hup, syscall.SIGHUP)
 	defer signal.Stop(hup)
 
-	// No service is wired into the binary yet: say so rather than pretend.
-	n.log.Warn("chain, P2P, RPC and consensus services are not wired into n3d yet: " +
-		"the node validated its configuration and now only waits for a signal")
+	c, err := openChain(n.cfg, n.log, nil)
+	if err != nil {
+		return fmt.Errorf("chain: %w", err)
+	}
+	defer func() {
+		if cerr := c.Close(); cerr != nil {
+			err = errors.Join(err, fmt.Errorf("closing the chain: %w", cerr))
+		}
+	}()
+	n.log.Info("chain opened",
+		zap.Uint32("height", c.BlockHeight()),
+		zap.Stringer("hash", c.CurrentBlockHash()),
+		zap.Stringer("stateRoot", c.CurrentStateRoot()))
+	// P2P, RPC and consensus are not wired into the binary yet: say so
+	// rather than pretend.
+	n.log.Warn("P2P, RPC and consensus services are not wired into n3d yet: " +
+		"the node serves no peers, produces no blocks and waits for a signal")
 	if n.ready != nil {
 		n.ready()
 	}
