@@ -7,7 +7,7 @@ LDFLAGS   := -s -w -X github.com/n3d-io/n3d/pkg/buildinfo.Version=$(VERSION) -X 
 FUZZTIME  ?= 1m
 BENCHTIME ?= 1s
 
-.PHONY: all build run test test-race bench lint fuzz fuzz-vm fuzz-wire clean docker
+.PHONY: all build run test test-race test-invariants bench lint fuzz fuzz-vm fuzz-wire clean docker
 
 all: build
 
@@ -26,6 +26,11 @@ test:
 
 test-race:
 	$(GO) test -race -count=1 -timeout 30m ./...
+
+# Expensive internal consistency checks (e.g. the MPT recomputes every hash
+# after each flush) compiled in with the invariants build tag.
+test-invariants:
+	$(GO) test -count=1 -tags invariants ./pkg/mpt/...
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./...
