@@ -44,7 +44,28 @@
 //
 // ContractManagement (management*.go), StdLib (std*.go), CryptoLib
 // (crypto.go, adapters over pkg/crypto), LedgerContract (ledger.go, reads
-// the DAO's block and transaction records) and PolicyContract (policy.go,
-// values in its storage; Genesis.* written when Echidna activates). NeoToken
-// and the other natives are built on the same framework in this package.
+// the DAO's block and transaction records) and PolicyContract (policy.go;
+// policy_block.go: blocked accounts, the Faun fee whitelist and
+// recoverFund; values in its storage, Genesis.* written when Echidna
+// activates, the exec fee factor moved to picoGAS when Faun activates —
+// ExecPicoFeeFactor gives an execution's factor). NeoToken and the other
+// natives are built on the same framework in this package.
+//
+// Policy depends on NeoToken through small interfaces declared in
+// policy.go: Committee (committee witness), VoteRevoker (the Faun
+// blockAccount and destroy revoke the account's vote; Policy writes the
+// blocked record in the continuation, after any onNEP17Payment call the
+// revocation made) and CommitteeKeys (recoverFund's almost-full committee).
+//
+// # Caches
+//
+// Contract states are cached by the DAO (decoded states checked against
+// the stored bytes, so private layers and discards are safe). Policy keeps
+// monotone key filters (policy_cache.go) of blocked accounts and
+// whitelisted methods: a key never written by this Policy nor present
+// when the filter loaded is absent from every layer, so the per-call
+// IsBlocked and WhitelistedFee checks skip the storage read in the common
+// case. The filters assume Policy storage changes only through this
+// Policy: a DAO over another state (a historic or imported one) needs its
+// own Policy or ResetCaches. Scalar Policy values are read from storage.
 package native
