@@ -47,9 +47,9 @@ fuzz:
 fuzz-vm:
 	$(GO) test ./pkg/vm -run '^$$' -fuzz '^FuzzVM$$' -fuzztime 10m
 
-# Every wire-type decoder (transactions, blocks, dumps) for 20 s each.
+# Every wire decoder (transactions, blocks, dumps, P2P messages) for 20 s each.
 fuzz-wire:
-	FUZZFLAGS='-fuzzminimizetime 3s' ./scripts/fuzz.sh 20s ./pkg/core/transaction ./pkg/core/block ./pkg/core/chaindump
+	FUZZFLAGS='-fuzzminimizetime 3s' ./scripts/fuzz.sh 20s ./pkg/core/transaction ./pkg/core/block ./pkg/core/chaindump ./pkg/network/capability ./pkg/network/payload ./pkg/network/message
 
 docker:
 	docker build -t n3d:$(VERSION) .
