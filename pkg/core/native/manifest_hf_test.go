@@ -120,3 +120,47 @@ func TestNativeStatesPerHardforkNeoGo(t *testing.T) {
 		})
 	}
 }
+
+// TestNativeUpdatesAtFaunAndGorgon activates Faun at 2 and Gorgon at 3:
+// each native whose methods or events change there is updated in that
+// block's OnPersist (update counter + 1, Update notification) and ends
+// with neo-go's Gorgon state.
+func TestNativeUpdatesAtFaunAndGorgon(t *testing.T) {
+	want := neoGoStates(t)
+	heights := map[protocol.Hardfork]uint32{protocol.HFFaun: 2, protocol.HFGorgon: 3}
+	for _, hf := range protocol.Hardforks() {
+		if hf < protocol.HFFaun {
+			heights[hf] = 0
+		}
+	}
+	e := newEnvAt(t, heights)
+	updated := map[uint32][]string{}
+	for i := uint32(1); i <= 3; i++ {
+		ic := e.run(trigger.OnPersist, &block.Block{Header: block.Header{Index: i}},
+			mustScript(t, emit.NewBuilder().Syscall("System.Contract.NativeOnPersist")))
+		require.NoError(t, ic.VM().FaultException())
+		for _, n := range ic.Notifications() {
+			require.Equal(t, EventUpdate, n.Name)
+			b, err := n.Item.At(0).Bytes()
+			require.NoError(t, err)
+			for _, c := range e.core.Contracts() {
+				if md := c.Metadata(); string(md.Hash[:]) == string(b) {
+					updated[i] = append(updated[i], md.Name)
+				}
+			}
+		}
+	}
+	require.Equal(t, map[uint32][]string{2: {StdLibName, PolicyName}, 3: {ManagementName, CryptoLibName}}, updated)
+	counters := map[string]int{ManagementName: 1, StdLibName: 1, CryptoLibName: 1, LedgerName: 0, PolicyName: 1}
+	for _, c := range e.core.Contracts() {
+		md := c.Metadata()
+		got, err := e.d.GetContract(md.Hash)
+		require.NoError(t, err)
+		require.Equal(t, counters[md.Name], int(got.UpdateCounter), md.Name)
+		cs := *got
+		cs.UpdateCounter = 0
+		b, err := cs.MarshalJSON()
+		require.NoError(t, err)
+		jsonEqual(t, []byte(want["gorgon"][md.Name]), b, md.Name)
+	}
+}
