@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"math/big"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -17,9 +19,15 @@ import (
 	"github.com/n3d-io/n3d/internal/conformance"
 	"github.com/n3d-io/n3d/pkg/config"
 	"github.com/n3d-io/n3d/pkg/core/block"
+	"github.com/n3d-io/n3d/pkg/core/interop"
+	"github.com/n3d-io/n3d/pkg/encoding/address"
+	"github.com/n3d-io/n3d/pkg/smartcontract/callflag"
 	"github.com/n3d-io/n3d/pkg/smartcontract/trigger"
 	"github.com/n3d-io/n3d/pkg/storage"
 	"github.com/n3d-io/n3d/pkg/util"
+	"github.com/n3d-io/n3d/pkg/vm"
+	"github.com/n3d-io/n3d/pkg/vm/emit"
+	"github.com/n3d-io/n3d/pkg/vm/stackitem"
 	"github.com/stretchr/testify/require"
 )
 
@@ -53,7 +61,8 @@ type refAppLog struct {
 // TestConformanceChains is the acceptance test: both reference chains
 // restored with full verification, every state root, storage diff and
 // application log equal to the reference's, and the storage and contract
-// states at genesis and at the tip.
+// states at genesis and at the tip, token balances (balanceOf/ownerOf of
+// every NEP-17 and NEP-11 contract) and NeoToken governance at the tip.
 func TestConformanceChains(t *testing.T) {
 	for _, name := range conformance.Chains(t) {
 		t.Run(name, func(t *testing.T) { checkConformanceChain(t, name) })
@@ -112,6 +121,8 @@ func checkConformanceChain(t *testing.T, name string) {
 	require.EqualValues(t, len(roots)-1, c.BlockHeight())
 	checkStorage(t, c, filepath.Join(dir, "storage", "final.json"))
 	checkContracts(t, c, filepath.Join(dir, "contracts.json"))
+	checkBalances(t, c, filepath.Join(dir, "balances.json"))
+	checkGovernance(t, c, filepath.Join(dir, "governance.json"))
 	t.Logf("%d blocks: state roots, application logs, final storage and contracts equal the reference", c.BlockHeight())
 	require.NoError(t, diffErr)
 }
@@ -255,4 +266,170 @@ func checkContracts(t *testing.T, c *Chain, path string) {
 		require.NoError(t, json.Unmarshal(ours, &got))
 		require.Equal(t, want, got, "contract %s", h.String())
 	}
+}
+
+// testInvoke runs script read-only on a throw-away layer of the chain's
+// state as the reference's RPC invocations do (Application trigger, a
+// dummy next block one block time after the tip) and returns its single
+// result.
+func testInvoke(t *testing.T, c *Chain, script []byte) stackitem.Item {
+	t.Helper()
+	d := c.DAO().Private()
+	defer func() { require.NoError(t, d.Discard()) }()
+	pico, err := c.cfg.Natives.ExecFeeFactor(d)
+	require.NoError(t, err)
+	sp, err := c.cfg.Natives.StoragePrice(d)
+	require.NoError(t, err)
+	tip, err := c.GetHeader(c.CurrentBlockHash())
+	require.NoError(t, err)
+	next := &block.Block{Header: block.Header{Index: tip.Index + 1, PrevHash: tip.Hash(),
+		Timestamp: tip.Timestamp + uint64(c.proto.TimePerBlock.Milliseconds())}}
+	ic := interop.NewContext(interop.Config{Trigger: trigger.Application, Block: next, Network: uint32(c.proto.Magic),
+		AddressVersion: address.NEO3Prefix, HardforkEnabled: c.proto.Enabled, ExecFeeFactor: pico,
+		StoragePrice: sp, GasLimit: 20_0000_0000, Natives: c.cfg.Natives}, d)
+	_, err = ic.LoadScript(script, callflag.ReadOnly, -1, 0)
+	require.NoError(t, err)
+	require.NoError(t, ic.Run())
+	require.Equal(t, vm.HaltState, ic.VM().State())
+	require.Equal(t, 1, ic.VM().ResultStack().Len())
+	it, err := ic.VM().ResultStack().Peek(0)
+	require.NoError(t, err)
+	return it
+}
+
+func invokeInt(t *testing.T, c *Chain, h util.Uint160, method string, args ...any) *big.Int {
+	t.Helper()
+	s, err := emit.NewBuilder().AppCall(h, method, byte(callflag.ReadOnly), args...).Script()
+	require.NoError(t, err)
+	n, err := testInvoke(t, c, s).BigInt()
+	require.NoError(t, err)
+	return n
+}
+
+type refBalances struct {
+	NEP17 map[string]struct {
+		Balance []struct {
+			AssetHash string `json:"assethash"`
+			Amount    string `json:"amount"`
+		} `json:"balance"`
+	} `json:"nep17"`
+	NEP11 map[string]struct {
+		Balance []struct {
+			AssetHash string `json:"assethash"`
+			Decimals  string `json:"decimals"`
+			Tokens    []struct {
+				Amount  string `json:"amount"`
+				TokenID string `json:"tokenid"`
+			} `json:"tokens"`
+		} `json:"balance"`
+	} `json:"nep11"`
+}
+
+// checkBalances asks every token contract for the balances of every
+// address of balances.json through balanceOf (and ownerOf for
+// non-divisible NEP-11): listed amounts must match, unlisted NEP-17
+// balances must be zero.
+func checkBalances(t *testing.T, c *Chain, path string) {
+	var ref refBalances
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(b, &ref))
+	assets := map[string]bool{}
+	for _, acc := range ref.NEP17 {
+		for _, bal := range acc.Balance {
+			assets[bal.AssetHash] = true
+		}
+	}
+	checked := 0
+	for addr, acc := range ref.NEP17 {
+		owner, err := address.StringToUint160(addr)
+		require.NoError(t, err)
+		for asset := range assets {
+			want := "0"
+			for _, bal := range acc.Balance {
+				if bal.AssetHash == asset {
+					want = bal.Amount
+				}
+			}
+			got := invokeInt(t, c, mustHash(asset), "balanceOf", owner)
+			require.Equal(t, want, got.String(), "%s balance of %s", asset, addr)
+			checked++
+		}
+	}
+	for addr, acc := range ref.NEP11 {
+		owner, err := address.StringToUint160(addr)
+		require.NoError(t, err)
+		for _, bal := range acc.Balance {
+			h := mustHash(bal.AssetHash)
+			for _, tok := range bal.Tokens {
+				id, err := hex.DecodeString(tok.TokenID)
+				require.NoError(t, err)
+				if bal.Decimals != "0" {
+					require.Equal(t, tok.Amount, invokeInt(t, c, h, "balanceOf", owner, id).String(), "%s token %s of %s", bal.AssetHash, tok.TokenID, addr)
+				} else {
+					s, err := emit.NewBuilder().AppCall(h, "ownerOf", byte(callflag.ReadOnly), id).Script()
+					require.NoError(t, err)
+					got, err := testInvoke(t, c, s).Bytes()
+					require.NoError(t, err)
+					require.Equal(t, owner.BytesLE(), got, "owner of %s token %s", bal.AssetHash, tok.TokenID)
+				}
+				checked++
+			}
+			if bal.Decimals == "0" {
+				require.EqualValues(t, len(bal.Tokens), invokeInt(t, c, h, "balanceOf", owner).Int64())
+			}
+		}
+	}
+	t.Logf("%d token balances equal balances.json", checked)
+}
+
+// checkGovernance compares NeoToken's committee, next block validators and
+// candidates with governance.json.
+func checkGovernance(t *testing.T, c *Chain, path string) {
+	var ref struct {
+		Committee  []string `json:"getcommittee"`
+		Validators []struct {
+			PublicKey string `json:"publickey"`
+		} `json:"getnextblockvalidators"`
+		Candidates []struct {
+			PublicKey string `json:"publickey"`
+			Votes     string `json:"votes"`
+		} `json:"getcandidates"`
+	}
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(b, &ref))
+	neo := c.cfg.Natives.(*NativeSet).Governance.NEO.Metadata().Hash
+	keysOf := func(method string) []string {
+		s, err := emit.NewBuilder().AppCall(neo, method, byte(callflag.ReadOnly)).Script()
+		require.NoError(t, err)
+		arr, ok := testInvoke(t, c, s).(*stackitem.Array)
+		require.True(t, ok, method)
+		out := []string{}
+		for _, it := range arr.Items() {
+			suffix := ""
+			if st, ok := it.(*stackitem.Array); ok { // candidates: [key, votes]
+				votes, err := st.At(1).BigInt()
+				require.NoError(t, err)
+				it, suffix = st.At(0), ":"+votes.String()
+			}
+			k, err := it.Bytes()
+			require.NoError(t, err)
+			out = append(out, hex.EncodeToString(k)+suffix)
+		}
+		return out
+	}
+	require.Equal(t, ref.Committee, keysOf("getCommittee"))
+	var validators []string
+	for _, v := range ref.Validators {
+		validators = append(validators, v.PublicKey)
+	}
+	require.Equal(t, validators, keysOf("getNextBlockValidators"))
+	candidates := []string{}
+	for _, v := range ref.Candidates {
+		candidates = append(candidates, v.PublicKey+":"+v.Votes)
+	}
+	require.Equal(t, candidates, keysOf("getCandidates"))
+	t.Logf("governance: %d committee members, %d next validators, %d candidates equal governance.json",
+		len(ref.Committee), len(validators), len(candidates))
 }
