@@ -27,7 +27,7 @@ func (f fakeCommittee) CheckCommittee(*interop.Context) (bool, error) { return b
 // env is a chain of the core natives deployed at genesis with the given
 // hardforks enabled from height 0 (nil: all of them up to upTo).
 type env struct {
-	t    *testing.T
+	t    testing.TB
 	cfg  config.ProtocolConfiguration
 	core *Core
 	reg  *Registry
@@ -35,7 +35,7 @@ type env struct {
 	tx   *transaction.Transaction
 }
 
-func newEnv(t *testing.T, upTo protocol.Hardfork) *env {
+func newEnv(t testing.TB, upTo protocol.Hardfork) *env {
 	t.Helper()
 	heights := map[protocol.Hardfork]uint32{}
 	for _, hf := range protocol.Hardforks() {
@@ -50,7 +50,7 @@ func newEnv(t *testing.T, upTo protocol.Hardfork) *env {
 }
 
 // newEnvAt is newEnv with the hardforks at the given heights.
-func newEnvAt(t *testing.T, heights map[protocol.Hardfork]uint32) *env {
+func newEnvAt(t testing.TB, heights map[protocol.Hardfork]uint32) *env {
 	t.Helper()
 	cfg := config.ProtocolConfiguration{Hardforks: map[string]uint32{}, MaxTraceableBlocks: 2102400}
 	cfg.Genesis.TimePerBlock = 15_000_000_000
@@ -70,7 +70,7 @@ func newEnvAt(t *testing.T, heights map[protocol.Hardfork]uint32) *env {
 	return e
 }
 
-func mustScript(t *testing.T, b *emit.Builder) []byte {
+func mustScript(t testing.TB, b *emit.Builder) []byte {
 	t.Helper()
 	s, err := b.Script()
 	require.NoError(t, err)

@@ -200,3 +200,27 @@ func TestManagementStatesAcrossLayers(t *testing.T) {
 	require.NoError(t, p.Discard())
 	require.Equal(t, int64(1), counter(e.d), "a discarded destroy leaves the contract")
 }
+
+// BenchmarkPolicyIsBlocked compares the filtered negative answer with the
+// storage read it replaces, on a transaction layer over a block layer
+// over a memory store.
+func BenchmarkPolicyIsBlocked(b *testing.B) {
+	e, _ := faunEnv(b, protocol.HFFaun)
+	d := e.d.Private().Private()
+	acc := util.Uint160{0x42}
+	b.Run("filter", func(b *testing.B) {
+		for b.Loop() {
+			if ok, err := e.core.Policy.IsBlocked(d, acc); ok || err != nil {
+				b.Fatal(ok, err)
+			}
+		}
+	})
+	b.Run("read", func(b *testing.B) {
+		key := blockedKey(acc)
+		for b.Loop() {
+			if _, err := d.GetStorageItem(PolicyID, key); !dao.IsNotFound(err) {
+				b.Fatal(err)
+			}
+		}
+	})
+}

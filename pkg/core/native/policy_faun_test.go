@@ -75,7 +75,7 @@ var (
 
 // faunEnv is an env with every hardfork up to Faun (or upTo) at genesis
 // and a fakeNEO.
-func faunEnv(t *testing.T, upTo protocol.Hardfork) (*env, *fakeNEO) {
+func faunEnv(t testing.TB, upTo protocol.Hardfork) (*env, *fakeNEO) {
 	e := newEnv(t, upTo)
 	f := &fakeNEO{committee: true}
 	e.core.Policy.NEO = f
@@ -88,17 +88,17 @@ func (e *env) at(index uint32, ts uint64, script []byte) *interop.Context {
 	return e.run(trigger.Application, &block.Block{Header: block.Header{Index: index, Timestamp: ts}}, script)
 }
 
-func halted(t *testing.T, ic *interop.Context) {
+func halted(t testing.TB, ic *interop.Context) {
 	t.Helper()
 	require.Equal(t, vm.HaltState, ic.VM().State(), "%v", ic.VM().FaultException())
 }
 
-func faulted(t *testing.T, ic *interop.Context) {
+func faulted(t testing.TB, ic *interop.Context) {
 	t.Helper()
 	require.Equal(t, vm.FaultState, ic.VM().State())
 }
 
-func appCall(t *testing.T, h util.Uint160, method string, args ...any) []byte {
+func appCall(t testing.TB, h util.Uint160, method string, args ...any) []byte {
 	t.Helper()
 	return mustScript(t, emit.NewBuilder().AppCall(h, method, byte(callflag.All), args...))
 }
