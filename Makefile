@@ -7,7 +7,7 @@ LDFLAGS   := -s -w -X github.com/n3d-io/n3d/pkg/buildinfo.Version=$(VERSION) -X 
 FUZZTIME  ?= 1m
 BENCHTIME ?= 1s
 
-.PHONY: all build run test test-race test-invariants bench lint fuzz fuzz-vm fuzz-wire clean docker
+.PHONY: all build run test conformance test-race test-invariants bench lint fuzz fuzz-vm fuzz-wire clean docker
 
 all: build
 
@@ -23,6 +23,11 @@ run: build
 test:
 	$(GO) vet ./...
 	$(GO) test -count=1 -timeout 20m ./...
+
+# The reference-data checks with their summary lines (NeoVM vectors, MPT
+# state-root replay, full chain restores).
+conformance:
+	$(GO) test -count=1 -v -run '^(TestNeoVMVectors|TestStateRootReplay|TestConformanceChains)$$' ./pkg/vm ./pkg/mpt ./pkg/core/chain 2>&1 | grep -E '^(neovm vectors|mpt replay)|acceptance_test.go|^(ok|FAIL|---)'
 
 test-race:
 	$(GO) test -race -count=1 -timeout 30m ./...
