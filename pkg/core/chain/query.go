@@ -8,24 +8,8 @@ import (
 	"github.com/n3d-io/n3d/pkg/core/state"
 	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/smartcontract/trigger"
-	"github.com/n3d-io/n3d/pkg/storage"
 	"github.com/n3d-io/n3d/pkg/util"
 )
-
-// fillBloom adds every stored transaction hash to the filter (at open).
-// Keys are DataExecutable ‖ hash in wire order; conflict stubs (type and
-// height only) are left out.
-func (c *Chain) fillBloom() error {
-	return c.cache.Seek(storage.SeekRange{Prefix: storage.DataExecutable.Bytes()}, func(k, v []byte) bool {
-		if len(k) == 1+util.Uint256Size && len(v) > 1+4 && v[0] == storage.ExecTransaction {
-			h, err := util.Uint256DecodeBytesLE(k[1:])
-			if err == nil {
-				c.bloom.AddHash(bloomKey(h))
-			}
-		}
-		return true
-	})
-}
 
 // DAO returns a read view of the chain's state for queries (the DAO the
 // blocks are committed into); do not write through it.
