@@ -12,7 +12,7 @@ import (
 type shared struct {
 	script    *stackitem.Script
 	estack    *Stack
-	static    *slot
+	static    []elem // nil: no INITSSLOT yet
 	hash      util.Uint160
 	hashed    bool
 	data      any
@@ -24,8 +24,8 @@ type Context struct {
 	sh      *shared
 	ip      int
 	rvcount int
-	locals  *slot
-	args    *slot
+	locals  []elem // nil: none
+	args    []elem // nil: none
 	tries   []tryContext
 }
 
@@ -92,12 +92,12 @@ func (c *Context) SetFeeExempt(b bool) { c.sh.feeExempt = b }
 // RetCount is the number of values the context must return (-1: any).
 func (c *Context) RetCount() int { return c.rvcount }
 
-func slotItems(s *slot) []stackitem.Item {
+func slotItems(s []elem) []stackitem.Item {
 	if s == nil {
 		return nil
 	}
-	out := make([]stackitem.Item, len(s.e))
-	for i, e := range s.e {
+	out := make([]stackitem.Item, len(s))
+	for i, e := range s {
 		out[i] = e.item()
 	}
 	return out

@@ -212,15 +212,13 @@ func (v *VM) contextUnloaded(c *Context) error {
 	if cur == nil {
 		v.entry = nil
 	}
-	if st := c.sh.static; st != nil && (cur == nil || cur.sh.static != st) {
-		st.clearRefs(&v.rc)
+	// A static slot belongs to one shared state: the current context
+	// uses the same one exactly when it shares c's state.
+	if c.sh.static != nil && (cur == nil || cur.sh != c.sh) {
+		clearRefs(c.sh.static, &v.rc)
 	}
-	if c.locals != nil {
-		c.locals.clearRefs(&v.rc)
-	}
-	if c.args != nil {
-		c.args.clearRefs(&v.rc)
-	}
+	clearRefs(c.locals, &v.rc)
+	clearRefs(c.args, &v.rc)
 	if v.OnContextUnloaded != nil {
 		return v.OnContextUnloaded(v, c)
 	}

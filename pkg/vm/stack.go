@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/big"
 
+	"github.com/n3d-io/n3d/pkg/encoding/bigint"
+
 	"github.com/n3d-io/n3d/pkg/vm/stackitem"
 )
 
@@ -162,13 +164,18 @@ func (s *Stack) PopBigInt() (*big.Int, error) {
 	return e.it.BigInt()
 }
 
-// PopBytes pops the top item as bytes.
+// PopBytes pops the top item as bytes (an integer in its minimal
+// little-endian two's complement form); Null and compound items are an
+// error wrapping stackitem.ErrInvalidCast.
 func (s *Stack) PopBytes() ([]byte, error) {
-	it, err := s.Pop()
+	e, err := s.remove(0)
 	if err != nil {
 		return nil, err
 	}
-	return it.Bytes()
+	if e.it == nil {
+		return bigint.Int64ToBytes(e.n, nil), nil
+	}
+	return e.it.Bytes()
 }
 
 // PopBool pops the top item as a boolean.
@@ -236,22 +243,20 @@ func (s *Stack) roll(n int) error {
 	return nil
 }
 
-// slot is a fixed-size variable store (static fields, locals, arguments).
-type slot struct {
-	e []elem
-}
+// Slots (static fields, locals, arguments) are fixed-size []elem; nil
+// means not initialised.
 
-func newSlot(n int, rc *stackitem.RefCounter) *slot {
-	s := &slot{e: make([]elem, n)}
-	for i := range s.e {
-		s.e[i].it = stackitem.Null{}
+// fillNull sets every entry of s to Null and counts them.
+func fillNull(s []elem, rc *stackitem.RefCounter) {
+	for i := range s {
+		s[i].it = stackitem.Null{}
 	}
-	rc.Inc(n)
-	return s
+	rc.Inc(len(s))
 }
 
-func (s *slot) clearRefs(rc *stackitem.RefCounter) {
-	for _, e := range s.e {
+// clearRefs releases the references of a slot's entries.
+func clearRefs(s []elem, rc *stackitem.RefCounter) {
+	for _, e := range s {
 		if e.it == nil {
 			rc.Inc(-1)
 		} else {

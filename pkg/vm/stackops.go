@@ -48,9 +48,9 @@ func init() {
 	}
 	handlers[opcode.INITSSLOT] = opInitSSlot
 	handlers[opcode.INITSLOT] = opInitSlot
-	registerSlotOps(opcode.LDSFLD0, opcode.STSFLD0, func(c *Context) *slot { return c.sh.static })
-	registerSlotOps(opcode.LDLOC0, opcode.STLOC0, func(c *Context) *slot { return c.locals })
-	registerSlotOps(opcode.LDARG0, opcode.STARG0, func(c *Context) *slot { return c.args })
+	registerSlotOps(opcode.LDSFLD0, opcode.STSFLD0, func(c *Context) []elem { return c.sh.static })
+	registerSlotOps(opcode.LDLOC0, opcode.STLOC0, func(c *Context) []elem { return c.locals })
+	registerSlotOps(opcode.LDARG0, opcode.STARG0, func(c *Context) []elem { return c.args })
 }
 
 func (v *VM) nonNegative(n int) int {
@@ -62,7 +62,7 @@ func (v *VM) nonNegative(n int) int {
 
 // registerSlotOps installs the 8 loads starting at ld0 (7 with an implicit
 // index, then one with an operand) and the 8 stores starting at st0.
-func registerSlotOps(ld0, st0 opcode.Opcode, get func(*Context) *slot) {
+func registerSlotOps(ld0, st0 opcode.Opcode, get func(*Context) []elem) {
 	load := func(v *VM, c *Context, op opcode.Opcode, arg []byte) {
 		s := get(c)
 		if s == nil {
@@ -72,10 +72,10 @@ func registerSlotOps(ld0, st0 opcode.Opcode, get func(*Context) *slot) {
 		if len(arg) == 1 {
 			i = int(arg[0])
 		}
-		if i >= len(s.e) {
-			v.fail(fmt.Errorf("%w: index %d/%d", ErrSlot, i, len(s.e)))
+		if i >= len(s) {
+			v.fail(fmt.Errorf("%w: index %d/%d", ErrSlot, i, len(s)))
 		}
-		c.sh.estack.push(s.e[i])
+		c.sh.estack.push(s[i])
 	}
 	store := func(v *VM, c *Context, op opcode.Opcode, arg []byte) {
 		s := get(c)
@@ -86,16 +86,16 @@ func registerSlotOps(ld0, st0 opcode.Opcode, get func(*Context) *slot) {
 		if len(arg) == 1 {
 			i = int(arg[0])
 		}
-		if i >= len(s.e) {
-			v.fail(fmt.Errorf("%w: index %d/%d", ErrSlot, i, len(s.e)))
+		if i >= len(s) {
+			v.fail(fmt.Errorf("%w: index %d/%d", ErrSlot, i, len(s)))
 		}
-		old := s.e[i]
+		old := s[i]
 		if old.it == nil {
 			v.rc.Inc(-1)
 		} else {
 			v.rc.Remove(old.it)
 		}
-		s.e[i] = v.popNoRef(c)
+		s[i] = v.popNoRef(c)
 	}
 	for k := opcode.Opcode(0); k < 8; k++ {
 		handlers[ld0+k] = load
@@ -110,7 +110,8 @@ func opInitSSlot(v *VM, c *Context, op opcode.Opcode, arg []byte) {
 	if arg[0] == 0 {
 		v.fail(fmt.Errorf("%w: operand 0 is invalid for %s", ErrSlot, op))
 	}
-	c.sh.static = newSlot(int(arg[0]), &v.rc)
+	c.sh.static = make([]elem, arg[0])
+	fillNull(c.sh.static, &v.rc)
 }
 
 func opInitSlot(v *VM, c *Context, op opcode.Opcode, arg []byte) {
@@ -120,14 +121,17 @@ func opInitSlot(v *VM, c *Context, op opcode.Opcode, arg []byte) {
 	if arg[0] == 0 && arg[1] == 0 {
 		v.fail(fmt.Errorf("%w: operand 0 is invalid for %s", ErrSlot, op))
 	}
-	if arg[0] > 0 {
-		c.locals = newSlot(int(arg[0]), &v.rc)
+	nl, na := int(arg[0]), int(arg[1])
+	buf := make([]elem, nl+na) // one allocation for both slots
+	if nl > 0 {
+		c.locals = buf[:nl:nl]
+		fillNull(c.locals, &v.rc)
 	}
-	if n := int(arg[1]); n > 0 {
-		s := &slot{e: make([]elem, n)}
-		for i := range n {
-			s.e[i] = v.popNoRef(c)
+	if na > 0 {
+		args := buf[nl:]
+		for i := range args {
+			args[i] = v.popNoRef(c)
 		}
-		c.args = s
+		c.args = args
 	}
 }

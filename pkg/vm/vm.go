@@ -24,7 +24,7 @@ const FeeFactor = 10000
 type VM struct {
 	istack   []*Context
 	entry    *Context
-	rstack   *Stack
+	rstack   *Stack // &rs
 	rc       stackitem.RefCounter
 	state    State
 	jumping  bool
@@ -37,6 +37,10 @@ type VM struct {
 	feeLimit    int64 // picoGAS, < 0: unlimited
 
 	preGorgon bool
+
+	rs       Stack       // the result stack, allocated with the VM
+	rsIn     [2]elem     // its first entries
+	istackIn [4]*Context // first invocation frames, allocated with the VM
 
 	// SyscallHandler runs SYSCALL; nil makes every SYSCALL FAULT.
 	SyscallHandler SyscallHandler
@@ -54,7 +58,9 @@ type VM struct {
 // (all hardforks enabled) semantics, no fee and no gas limit.
 func New() *VM {
 	v := &VM{state: BreakState, limits: DefaultLimits, feeLimit: -1}
-	v.rstack = newStack(&v.rc)
+	v.rs = Stack{e: v.rsIn[:0], rc: &v.rc}
+	v.rstack = &v.rs
+	v.istack = v.istackIn[:0]
 	return v
 }
 
@@ -220,12 +226,23 @@ func (v *VM) LoadScriptWithRetCount(script []byte, rvcount, ip int) (*Context, e
 	if ip < 0 || ip > len(script) {
 		return nil, fmt.Errorf("%w: position %d/%d", ErrJump, ip, len(script))
 	}
-	ctx := &Context{
-		sh:      &shared{script: stackitem.NewScript(script), estack: newStack(&v.rc)},
-		ip:      ip,
-		rvcount: rvcount,
-	}
-	return ctx, v.LoadContext(ctx)
+	f := &frame{}
+	f.script = stackitem.MakeScript(script)
+	f.es = Stack{e: f.elems[:0], rc: &v.rc}
+	f.sh = shared{script: &f.script, estack: &f.es}
+	f.ctx = Context{sh: &f.sh, ip: ip, rvcount: rvcount}
+	return &f.ctx, v.LoadContext(&f.ctx)
+}
+
+// frame is what loading a script allocates, in one piece: the context,
+// its shared state, evaluation stack (with room for its first items) and
+// script instance.
+type frame struct {
+	ctx    Context
+	sh     shared
+	es     Stack
+	script stackitem.Script
+	elems  [16]elem
 }
 
 // LoadContext pushes ctx onto the invocation stack. It fails when the

@@ -192,6 +192,11 @@ type Script struct{ b []byte }
 // NewScript wraps b (not copied) as a new script instance.
 func NewScript(b []byte) *Script { return &Script{b: b} }
 
+// MakeScript is NewScript for a Script embedded in a larger structure
+// (one allocation instead of two). Its identity is its address: use it
+// only through a pointer and never copy it after that.
+func MakeScript(b []byte) Script { return Script{b: b} }
+
 // Bytes returns the script bytes.
 func (s *Script) Bytes() []byte { return s.b }
 
