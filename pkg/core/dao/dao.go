@@ -13,7 +13,7 @@ type DAO struct {
 	store  storage.Store
 	snap   *storage.Snapshot // non-nil for a private DAO
 	cache  *contractCache
-	keyBuf []byte // scratch for Get keys; never handed to the store to keep
+	keyBuf []byte // scratch for storage keys (stores do not keep keys)
 }
 
 // New returns a DAO over st with a fresh contract cache.

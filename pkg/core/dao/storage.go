@@ -20,7 +20,10 @@ func (d *DAO) GetStorageItem(id int32, key []byte) ([]byte, error) {
 // PutStorageItem stores value under key in contract id's storage. value is
 // kept by the store: do not modify it afterwards.
 func (d *DAO) PutStorageItem(id int32, key, value []byte) error {
-	if err := d.store.Put(StorageKey(id, key), value); err != nil {
+	// Stores keep values, not keys (storage.Store): the scratch is reused.
+	k := appendStorageKey(d.scratch(0), id, key)
+	d.keyBuf = k[:0]
+	if err := d.store.Put(k, value); err != nil {
 		return fmt.Errorf("dao: put storage item: %w", err)
 	}
 	return nil
@@ -28,7 +31,9 @@ func (d *DAO) PutStorageItem(id int32, key, value []byte) error {
 
 // DeleteStorageItem removes key from contract id's storage.
 func (d *DAO) DeleteStorageItem(id int32, key []byte) error {
-	if err := d.store.Delete(StorageKey(id, key)); err != nil {
+	k := appendStorageKey(d.scratch(0), id, key)
+	d.keyBuf = k[:0]
+	if err := d.store.Delete(k); err != nil {
 		return fmt.Errorf("dao: delete storage item: %w", err)
 	}
 	return nil

@@ -23,11 +23,11 @@ func (ic *Context) pop() (stackitem.Item, error) {
 }
 
 func (ic *Context) popBytes() ([]byte, error) {
-	it, err := ic.pop()
+	b, err := ic.vm.Estack().PopBytes() // Null is an error too
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w: %w", ErrInvalidArgument, err)
 	}
-	return itemBytes(it)
+	return b, nil
 }
 
 func itemBytes(it stackitem.Item) ([]byte, error) {
@@ -63,6 +63,11 @@ func (ic *Context) popInt(lo, hi int64) (int64, error) {
 func itemInt(it stackitem.Item, lo, hi int64) (int64, error) {
 	if _, ok := it.(stackitem.Null); ok {
 		return 0, fmt.Errorf("%w: null", ErrInvalidArgument)
+	}
+	if i, ok := it.(*stackitem.Integer); ok {
+		if n, ok := i.Int64(); ok && n >= lo && n <= hi {
+			return n, nil
+		}
 	}
 	n, err := it.BigInt()
 	if err != nil {

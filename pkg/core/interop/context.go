@@ -153,7 +153,9 @@ type Context struct {
 	dao           *dao.DAO
 	tx            *transaction.Transaction
 	notifications []state.NotificationEvent
-	invocations   map[util.Uint160]int
+	invocations   counters
+	states        [2]ContextState // the first loaded contexts' states
+	statesUsed    int
 	nonce         [NonceDataLen]byte
 	randomTimes   uint32
 }
@@ -161,7 +163,7 @@ type Context struct {
 // NewContext returns a Context over d (typically the transaction's private
 // DAO) with a fresh VM configured from cfg.
 func NewContext(cfg Config, d *dao.DAO) *Context {
-	ic := &Context{cfg: cfg, dao: d, invocations: make(map[util.Uint160]int)}
+	ic := &Context{cfg: cfg, dao: d}
 	ic.tx, _ = cfg.Container.(*transaction.Transaction)
 	if ic.tx != nil {
 		h := ic.tx.Hash()

@@ -49,6 +49,16 @@ func StateOf(ctx *vm.Context) *ContextState {
 	return st
 }
 
+// newState returns a zero ContextState, from the Context's own storage
+// for the first ones loaded.
+func (ic *Context) newState() *ContextState {
+	if ic.statesUsed < len(ic.states) {
+		ic.statesUsed++
+		return &ic.states[ic.statesUsed-1]
+	}
+	return new(ContextState)
+}
+
 // current returns the state of the current context.
 func (ic *Context) current() *ContextState { return StateOf(ic.vm.Context()) }
 
@@ -65,7 +75,9 @@ func (ic *Context) checkFlags(required callflag.CallFlag) error {
 // of a transaction (callflag.All), a verification script (ReadOnly) or an
 // invocation script (None). The first context loaded is the entry context.
 func (ic *Context) LoadScript(script []byte, flags callflag.CallFlag, rvcount, ip int) (*vm.Context, error) {
-	return ic.load(script, rvcount, ip, &ContextState{CallFlags: flags}, util.Uint160{}, false)
+	st := ic.newState()
+	st.CallFlags = flags
+	return ic.load(script, rvcount, ip, st, util.Uint160{}, false)
 }
 
 // load creates the context, attaches st, gives it its own DAO layer when it
@@ -86,8 +98,8 @@ func (ic *Context) load(script []byte, rvcount, ip int, st *ContextState, h util
 		ic.dao = st.layer
 	}
 	sh := ctx.ScriptHash()
-	if _, ok := ic.invocations[sh]; !ok {
-		ic.invocations[sh] = 1
+	if _, ok := ic.invocations.get(sh); !ok {
+		ic.invocations.set(sh, 1)
 	}
 	return ctx, nil
 }
@@ -103,7 +115,8 @@ func (ic *Context) LoadContract(c *state.Contract, md *manifest.Method, flags ca
 	if md.ReturnType == smartcontract.VoidType {
 		rv = 0
 	}
-	st := &ContextState{CallFlags: flags, Contract: c}
+	st := ic.newState()
+	st.CallFlags, st.Contract = flags, c
 	ctx, err := ic.load(c.NEF.Script, rv, md.Offset, st, c.Hash, true)
 	if err != nil {
 		return nil, err

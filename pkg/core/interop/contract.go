@@ -91,7 +91,7 @@ func (ic *Context) callInternal(c *state.Contract, md *manifest.Method, flags ca
 	} else if err := ic.checkPermission(st, c, md); err != nil {
 		return nil, err
 	}
-	ic.invocations[c.Hash]++
+	ic.invocations.add(c.Hash)
 	if len(args) != len(md.Parameters) {
 		return nil, fmt.Errorf("%w: method %q takes %d arguments, got %d", ErrInvalidArgument, md.Name, len(md.Parameters), len(args))
 	}

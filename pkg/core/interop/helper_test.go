@@ -35,7 +35,7 @@ type method struct {
 
 // testContract deploys a contract made of methods (plus an event "Ev" with
 // one Integer parameter) into d with id.
-func testContract(t *testing.T, d *dao.DAO, id int32, name string, methods []method) *state.Contract {
+func testContract(t testing.TB, d *dao.DAO, id int32, name string, methods []method) *state.Contract {
 	t.Helper()
 	b := emit.NewBuilder()
 	m := manifest.DefaultManifest(name)
@@ -84,7 +84,7 @@ func (e *env) run(t *testing.T, script []byte) *interop.Context {
 	return ic
 }
 
-func script(t *testing.T, f func(b *emit.Builder)) []byte {
+func script(t testing.TB, f func(b *emit.Builder)) []byte {
 	t.Helper()
 	b := emit.NewBuilder()
 	f(b)

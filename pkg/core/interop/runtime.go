@@ -91,10 +91,10 @@ func getEntryScriptHash(ic *Context) error {
 
 func getInvocationCounter(ic *Context) error {
 	h := ic.CurrentScriptHash()
-	n, ok := ic.invocations[h]
+	n, ok := ic.invocations.get(h)
 	if !ok {
 		n = 1
-		ic.invocations[h] = n
+		ic.invocations.set(h, n)
 	}
 	ic.push(stackitem.NewInt(int64(n)))
 	return nil
@@ -164,7 +164,7 @@ func runtimeNotify(ic *Context) error {
 			return err
 		}
 	}
-	if _, err := stackitem.SerializeLimited(args, MaxNotificationSize, ic.vm.Limits().MaxStackSize); err != nil {
+	if _, err := stackitem.SerializedSize(args, MaxNotificationSize, ic.vm.Limits().MaxStackSize); err != nil {
 		return fmt.Errorf("%w: notification state: %w", ErrInvalidArgument, err)
 	}
 	return ic.SendNotification(ic.CurrentScriptHash(), string(name), args)
@@ -327,11 +327,9 @@ func loadScript(ic *Context) error {
 		return fmt.Errorf("%w: %w", ErrInvalidArgument, err)
 	}
 	cur := ic.vm.Context()
-	st := &ContextState{
-		CallFlags:     flags & StateOf(cur).CallFlags & callflag.ReadOnly,
-		Calling:       cur,
-		IsDynamicCall: true,
-	}
+	st := ic.newState()
+	st.CallFlags = flags & StateOf(cur).CallFlags & callflag.ReadOnly
+	st.Calling, st.IsDynamicCall = cur, true
 	ctx, err := ic.load(script, -1, 0, st, util.Uint160{}, false)
 	if err != nil {
 		return err

@@ -24,49 +24,138 @@ func Serialize(it Item) ([]byte, error) { return SerializeLimited(it, MaxSize, M
 // the elements for Array/Struct/Map. Pointers, interops and compounds met
 // twice (shared or cyclic) are not serializable.
 func SerializeLimited(it Item, maxSize, maxItems int) ([]byte, error) {
-	var out []byte
-	seen := map[Item]struct{}{}
-	pending := []Item{it}
+	out, _, err := serialize(it, maxSize, maxItems, true)
+	return out, err
+}
+
+// SerializedSize is the length SerializeLimited would produce, with the
+// same errors, computed without building the bytes (the reference's size
+// checks of notification states use it).
+func SerializedSize(it Item, maxSize, maxItems int) (int, error) {
+	_, n, err := serialize(it, maxSize, maxItems, false)
+	return n, err
+}
+
+// serialize walks it in serialization order, counting the size and, if
+// write, appending the bytes.
+func serialize(it Item, maxSize, maxItems int, write bool) ([]byte, int, error) {
+	var (
+		out      []byte
+		size     int
+		pendBuf  [16]Item
+		pending  = append(pendBuf[:0], it)
+		seen     compoundSet
+		countBuf [9]byte
+	)
 	for len(pending) > 0 {
 		if maxItems--; maxItems < 0 {
-			return nil, fmt.Errorf("%w: too many items", ErrTooLarge)
+			return nil, 0, fmt.Errorf("%w: too many items", ErrTooLarge)
 		}
 		it = pending[len(pending)-1]
 		pending = pending[:len(pending)-1]
-		out = append(out, byte(it.Type()))
+		size++
+		if write {
+			out = append(out, byte(it.Type()))
+		}
+		count := -1 // elements of a compound
 		switch x := it.(type) {
 		case Null:
 		case Bool:
-			out = append(out, map[bool]byte{false: 0, true: 1}[bool(x)])
-		case *Integer, ByteString, *Buffer:
-			b, _ := x.Bytes() // these types always have bytes
-			out = appendVarBytes(out, b)
-		case *Array:
-			if _, ok := seen[x]; ok {
-				return nil, fmt.Errorf("%w: repeated compound", ErrNotSerializable)
+			size++
+			if write {
+				out = append(out, boolByte(bool(x)))
 			}
-			seen[x] = struct{}{}
-			out = appendVarUint(out, uint64(x.Len()))
-			for i := x.Len() - 1; i >= 0; i-- {
+		case *Integer, ByteString, *Buffer:
+			if !write {
+				n := itemSize(x)
+				size += len(appendVarUint(countBuf[:0], uint64(n))) + n
+				break
+			}
+			b, _ := x.Bytes() // these types always have bytes
+			n := len(out)
+			out = appendVarBytes(out, b)
+			size += len(out) - n
+		case *Array:
+			if !seen.add(x) {
+				return nil, 0, fmt.Errorf("%w: repeated compound", ErrNotSerializable)
+			}
+			count = x.Len()
+			for i := count - 1; i >= 0; i-- {
 				pending = append(pending, x.items[i])
 			}
 		case *Map:
-			if _, ok := seen[x]; ok {
-				return nil, fmt.Errorf("%w: repeated compound", ErrNotSerializable)
+			if !seen.add(x) {
+				return nil, 0, fmt.Errorf("%w: repeated compound", ErrNotSerializable)
 			}
-			seen[x] = struct{}{}
-			out = appendVarUint(out, uint64(x.Len()))
-			for i := x.Len() - 1; i >= 0; i-- {
+			count = x.Len()
+			for i := count - 1; i >= 0; i-- {
 				pending = append(pending, x.elems[i].Value, x.elems[i].Key)
 			}
 		default:
-			return nil, fmt.Errorf("%w: %s", ErrNotSerializable, it.Type())
+			return nil, 0, fmt.Errorf("%w: %s", ErrNotSerializable, it.Type())
 		}
-		if len(out) > maxSize {
-			return nil, fmt.Errorf("%w: %d bytes", ErrTooLarge, len(out))
+		if count >= 0 {
+			c := appendVarUint(countBuf[:0], uint64(count))
+			size += len(c)
+			if write {
+				out = append(out, c...)
+			}
+		}
+		if size > maxSize {
+			return nil, 0, fmt.Errorf("%w: %d bytes", ErrTooLarge, size)
 		}
 	}
-	return out, nil
+	return out, size, nil
+}
+
+func boolByte(b bool) byte {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// itemSize is the byte length of a primitive or Buffer without copying.
+func itemSize(it Item) int {
+	switch x := it.(type) {
+	case *Integer:
+		return x.Size()
+	case ByteString:
+		return len(x)
+	case *Buffer:
+		return len(x.b)
+	}
+	return 0
+}
+
+// compoundSet remembers the compounds met during a walk: a few inline,
+// more in a map.
+type compoundSet struct {
+	small [8]Item
+	n     int
+	more  map[Item]struct{}
+}
+
+// add reports false if it was already there.
+func (s *compoundSet) add(it Item) bool {
+	for i := range s.n {
+		if s.small[i] == it {
+			return false
+		}
+	}
+	if _, ok := s.more[it]; ok {
+		return false
+	}
+	if s.n < len(s.small) {
+		s.small[s.n] = it
+		s.n++
+		return true
+	}
+	if s.more == nil {
+		s.more = make(map[Item]struct{})
+	}
+	s.more[it] = struct{}{}
+	return true
 }
 
 func appendVarUint(b []byte, v uint64) []byte {

@@ -130,5 +130,48 @@ func FuzzDeserialize(f *testing.F) {
 		out2, err := Serialize(back)
 		require.NoError(t, err)
 		require.Equal(t, out, out2)
+		checkSerializedSize(t, it)
 	})
+}
+
+// checkSerializedSize: SerializedSize agrees with SerializeLimited on the
+// length and on every limit.
+func checkSerializedSize(t *testing.T, it Item) {
+	out, err := Serialize(it)
+	require.NoError(t, err)
+	for _, lim := range []struct{ size, items int }{{MaxSize, MaxClonableItems}, {len(out), MaxClonableItems},
+		{len(out) - 1, MaxClonableItems}, {len(out) / 2, MaxClonableItems}, {MaxSize, 3}, {MaxSize, 1}} {
+		b, err1 := SerializeLimited(it, lim.size, lim.items)
+		n, err2 := SerializedSize(it, lim.size, lim.items)
+		require.Equal(t, err1 == nil, err2 == nil, "limits %v", lim)
+		if err1 == nil {
+			require.Equal(t, len(b), n)
+		} else {
+			require.Equal(t, err1.Error(), err2.Error())
+		}
+	}
+}
+
+func TestSerializedSize(t *testing.T) {
+	m := NewMap()
+	require.NoError(t, m.Add(ByteString("k"), NewInt(-5)))
+	require.NoError(t, m.Add(NewInt(1000), Bool(true)))
+	items := []Item{Null{}, Bool(true), NewInt(0), NewInt(-129), NewInt(1 << 40),
+		NewBigInteger(new(big.Int).Lsh(big.NewInt(1), 200)), ByteString(make([]byte, 300)),
+		NewBuffer(make([]byte, 70000)), m, NewStruct([]Item{NewInt(1), ByteString("x")})}
+	items = append(items, NewArray(append([]Item{}, items...)))
+	for _, it := range items {
+		checkSerializedSize(t, it)
+	}
+	shared := NewArray(nil)
+	_, err := SerializedSize(NewArray([]Item{shared, shared}), MaxSize, MaxClonableItems)
+	require.ErrorIs(t, err, ErrNotSerializable)
+	// Many compounds: the seen set moves to its map.
+	var many []Item
+	for range 20 {
+		many = append(many, NewArray(nil))
+	}
+	checkSerializedSize(t, NewArray(many))
+	_, err = SerializedSize(NewArray(append(many, many[15])), MaxSize, MaxClonableItems)
+	require.ErrorIs(t, err, ErrNotSerializable)
 }
