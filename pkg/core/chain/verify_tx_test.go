@@ -208,3 +208,31 @@ func attrs(as ...transaction.Attribute) func(*transaction.Transaction) {
 func conflicts(h util.Uint256) transaction.Attribute {
 	return transaction.Attribute{Type: transaction.AttrConflicts, Value: &transaction.Conflicts{Hash: h}}
 }
+
+// BenchmarkVerifyBlockTxs verifies the transactions of chain50x2's last
+// block against the state before it (reported per transaction).
+func BenchmarkVerifyBlockTxs(b *testing.B) {
+	cfg := loadProtocol(b, "chain50x2")
+	natives, err := NewNativeSet(&cfg.ProtocolConfiguration)
+	require.NoError(b, err)
+	c, err := Open(Config{Protocol: cfg.ProtocolConfiguration, Store: storage.NewMemoryStore(), Natives: natives, BloomCapacity: 1000})
+	require.NoError(b, err)
+	defer c.Close()
+	var blocks []*block.Block
+	for _, rb := range refBlocks(b, "chain50x2")[1:] {
+		blk, err := block.NewBlockFromBytes(rb.Raw)
+		require.NoError(b, err)
+		blocks = append(blocks, blk)
+	}
+	last := blocks[len(blocks)-1]
+	for _, blk := range blocks[:len(blocks)-1] {
+		require.NoError(b, c.AddBlock(blk))
+	}
+	b.ResetTimer()
+	for range b.N {
+		if err := c.verifyBlockTxs(last); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(last.Transactions)), "ns/tx")
+}
