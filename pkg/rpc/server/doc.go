@@ -1,0 +1,28 @@
+// Package server is n3d's JSON-RPC 2.0 server: the read side of the Neo N3
+// RPC API (blocks, transactions, application logs, contracts, storage,
+// state roots and proofs, governance, NEP-17 balances and transfers, test
+// invocations, network fee estimation) with answers in the reference's
+// form (see docs/rpc.md for the list, the limits and the differences from
+// neo-go).
+//
+// # Data flow
+//
+//	HTTP POST ─▶ ServeHTTP: body bounded by MaxRequestBodyBytes (headers by
+//	             MaxRequestHeaderBytes in Run's http.Server)
+//	          ─▶ params.Decode: one request or a batch of ≤ MaxBatchSize
+//	          ─▶ handle: version check, method table (handlers.go), metrics
+//	          ─▶ handler: reads the chain through Ledger and Natives,
+//	             wraps the records in pkg/rpc/result types
+//	          ─▶ response {"id","jsonrpc","result"|"error"} (a batch: an array)
+//
+// The server reads the chain's state through DAOs of its own over the
+// chain's store (a DAO is not safe for concurrent use; the store is), and
+// runs test invocations in private layers of such a DAO, never persisted.
+// NEP-17 transfers are indexed in memory from the application logs, brought
+// up to the chain's height on each token request.
+//
+// Files: server.go (Config, Run, HTTP, dispatch), handlers*.go (methods by
+// concern), invoke.go and netfee.go (test runs), tokens.go (NEP-17),
+// ledger.go (the interfaces the server needs and the adapter of the
+// chain's native set), metrics.go (Prometheus).
+package server

@@ -1,0 +1,179 @@
+package server
+
+import (
+	"encoding/hex"
+	"fmt"
+	"slices"
+
+	"github.com/n3d-io/n3d/pkg/crypto/keys"
+	"github.com/n3d-io/n3d/pkg/encoding/address"
+	"github.com/n3d-io/n3d/pkg/protocol"
+	"github.com/n3d-io/n3d/pkg/rpc/params"
+	"github.com/n3d-io/n3d/pkg/rpc/result"
+)
+
+func (s *Server) getVersion(params.Params) (any, *result.Error) {
+	p := s.chain.Config()
+	d := s.view()
+	height := s.chain.BlockHeight()
+	ms, vub, mtb := uint32(p.TimePerBlock.Milliseconds()), p.MaxValidUntilBlockIncrement, p.MaxTraceableBlocks
+	if p.Enabled(protocol.HFEchidna, height) {
+		var err error
+		if ms, err = s.natives.MillisecondsPerBlock(d); err != nil {
+			return nil, internal("MillisecondsPerBlock", err)
+		}
+		if vub, err = s.natives.MaxValidUntilBlockIncrement(d); err != nil {
+			return nil, internal("MaxValidUntilBlockIncrement", err)
+		}
+		if mtb, err = s.natives.MaxTraceableBlocks(d); err != nil {
+			return nil, internal("MaxTraceableBlocks", err)
+		}
+	}
+	committee := make([]string, len(p.StandbyCommittee))
+	for i, k := range p.StandbyCommittee {
+		pk, err := keys.NewPublicKeyFromString(k)
+		if err != nil {
+			return nil, internal("standby committee", err)
+		}
+		committee[i] = pk.String()
+	}
+	seeds := p.SeedList
+	if seeds == nil {
+		seeds = []string{}
+	}
+	return result.Version{
+		TCPPort:   s.cfg.TCPPort,
+		Nonce:     s.cfg.Nonce,
+		UserAgent: s.cfg.UserAgent,
+		Protocol: result.Protocol{
+			AddressVersion:              address.NEO3Prefix,
+			Network:                     uint32(p.Magic),
+			MillisecondsPerBlock:        ms,
+			MaxTraceableBlocks:          mtb,
+			MaxValidUntilBlockIncrement: vub,
+			MaxTransactionsPerBlock:     p.MaxTransactionsPerBlock,
+			MemoryPoolMaxTransactions:   p.MemPoolSize,
+			ValidatorsCount:             byte(p.ValidatorsCountAt(height)),
+			InitialGasDistribution:      int64(p.InitialGASSupply),
+			Hardforks:                   result.HardforkList(p.HardforkHeights()),
+			StandbyCommittee:            committee,
+			SeedList:                    seeds,
+			CommitteeHistory:            p.CommitteeHistory,
+			P2PSigExtensions:            p.P2PSigExtensions,
+			StateRootInHeader:           p.StateRootInHeader,
+			ValidatorsHistory:           p.ValidatorsHistory,
+		},
+		Application: result.Application{
+			KeepOnlyLatestState:     s.cfg.Ledger.KeepOnlyLatestState,
+			RemoveUntraceableBlocks: s.cfg.Ledger.RemoveUntraceableBlocks,
+		},
+		RPC: result.RPC{
+			MaxIteratorResultItems: s.cfg.RPC.MaxIteratorResultItems,
+			// Iterator sessions are not supported: iterators are always
+			// dumped into the result (see docs/rpc.md).
+			SessionEnabled: false,
+		},
+	}, nil
+}
+
+// getConnectionCount: the RPC server is not wired to a P2P server, which
+// makes it a node without peers.
+func (s *Server) getConnectionCount(params.Params) (any, *result.Error) {
+	return 0, nil
+}
+
+// getPeers: no P2P server is wired, so every list is empty.
+func (s *Server) getPeers(params.Params) (any, *result.Error) {
+	return result.Peers{Unconnected: []result.Peer{}, Connected: []result.Peer{}, Bad: []result.Peer{}}, nil
+}
+
+func (s *Server) validateAddress(ps params.Params) (any, *result.Error) {
+	p := ps.Value(0)
+	str, err := p.GetString()
+	if err != nil {
+		return nil, result.ErrInvalidParams
+	}
+	// The parameter is echoed as given.
+	return result.ValidateAddress{Address: p.RawMessage, IsValid: isAddress(str)}, nil
+}
+
+func isAddress(s string) bool {
+	_, err := address.StringToUint160(s)
+	return err == nil
+}
+
+func hexKeys(ks [][]byte) []string {
+	out := make([]string, len(ks))
+	for i, k := range ks {
+		out[i] = hex.EncodeToString(k)
+	}
+	return out
+}
+
+func (s *Server) getCommittee(params.Params) (any, *result.Error) {
+	ks, err := s.natives.CommitteeKeys(s.view())
+	if err != nil {
+		return nil, result.NewInternalError(fmt.Sprintf("can't get committee members: %s", err))
+	}
+	return hexKeys(ks), nil
+}
+
+func (s *Server) getNextBlockValidators(params.Params) (any, *result.Error) {
+	d := s.view()
+	vs, err := s.natives.NextBlockValidators(d)
+	if err != nil {
+		return nil, result.NewInternalError(fmt.Sprintf("Can't get next block validators: %s", err))
+	}
+	cs, err := s.natives.Candidates(d)
+	if err != nil {
+		return nil, result.NewInternalError(fmt.Sprintf("Can't get enrollments: %s", err))
+	}
+	out := make([]result.Validator, len(vs))
+	for i, v := range vs {
+		out[i] = result.Validator{PublicKey: hex.EncodeToString(v), Votes: -1}
+		for j := range cs {
+			if slices.Equal(cs[j].Key, v) {
+				out[i].Votes = cs[j].Votes.Int64()
+			}
+		}
+	}
+	return out, nil
+}
+
+func (s *Server) getCandidates(params.Params) (any, *result.Error) {
+	d := s.view()
+	vs, err := s.natives.NextBlockValidators(d)
+	if err != nil {
+		return nil, result.NewInternalError(fmt.Sprintf("Can't get next block validators: %s", err))
+	}
+	cs, err := s.natives.Candidates(d)
+	if err != nil {
+		return nil, result.NewInternalError(fmt.Sprintf("Can't get enrollments: %s", err))
+	}
+	out := make([]result.Candidate, len(cs))
+	for i := range cs {
+		out[i] = result.Candidate{PublicKey: hex.EncodeToString(cs[i].Key), Votes: cs[i].Votes.String(),
+			Active: slices.ContainsFunc(vs, func(v []byte) bool { return slices.Equal(v, cs[i].Key) })}
+	}
+	return out, nil
+}
+
+func (s *Server) getUnclaimedGas(ps params.Params) (any, *result.Error) {
+	h, err := ps.Value(0).GetUint160FromAddressOrHex()
+	if err != nil {
+		return nil, result.ErrInvalidParams
+	}
+	d := s.view()
+	neo, err := s.natives.NEOBalance(d, h)
+	if err != nil {
+		return nil, internal("NEO balance", err)
+	}
+	if neo.Sign() == 0 {
+		return result.UnclaimedGas{Address: h}, nil
+	}
+	gas, err := s.natives.UnclaimedGAS(d, h, s.chain.BlockHeight()+1)
+	if err != nil {
+		return nil, result.NewInternalError(fmt.Sprintf("Can't calculate claimable: %s", err))
+	}
+	return result.UnclaimedGas{Address: h, Unclaimed: gas}, nil
+}

@@ -1,0 +1,224 @@
+package server
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/n3d-io/n3d/pkg/core/dao"
+	"github.com/n3d-io/n3d/pkg/core/state"
+	"github.com/n3d-io/n3d/pkg/rpc/params"
+	"github.com/n3d-io/n3d/pkg/rpc/result"
+	"github.com/n3d-io/n3d/pkg/storage"
+	"github.com/n3d-io/n3d/pkg/util"
+)
+
+// contractHashFromParam resolves a contract given by hash, address,
+// native name (any case) or id.
+func (s *Server) contractHashFromParam(d *dao.DAO, p *params.Param) (util.Uint160, *result.Error) {
+	if p == nil {
+		return util.Uint160{}, result.ErrInvalidParams
+	}
+	str, err := p.GetString()
+	if err != nil {
+		return util.Uint160{}, result.ErrInvalidParams
+	}
+	if h, err := p.GetUint160FromAddressOrHex(); err == nil {
+		return h, nil
+	}
+	if h, ok := s.nativeByName(d, str); ok {
+		return h, nil
+	}
+	id, err := strconv.Atoi(str)
+	if err != nil {
+		return util.Uint160{}, result.ErrUnknownContract.WithData(
+			fmt.Sprintf("Invalid contract identifier (name/hash/index is expected) : %s", err))
+	}
+	if id < math.MinInt32 || id > math.MaxInt32 {
+		return util.Uint160{}, result.ErrInvalidParams.WithData("value should fit int32")
+	}
+	h, err := d.GetContractHashByID(int32(id))
+	if err != nil {
+		return util.Uint160{}, result.ErrUnknownContract.WithData(err.Error())
+	}
+	return h, nil
+}
+
+// nativeByName finds a native contract by its manifest name, ignoring case.
+func (s *Server) nativeByName(d *dao.DAO, name string) (util.Uint160, bool) {
+	for _, n := range s.natives.List() {
+		c, err := d.GetContract(n.Hash())
+		if err == nil && strings.EqualFold(c.Manifest.Name, name) {
+			return c.Hash, true
+		}
+	}
+	return util.Uint160{}, false
+}
+
+// contractIDFromParam resolves a contract given by hash or id to its id.
+func (s *Server) contractIDFromParam(d *dao.DAO, p *params.Param) (int32, *result.Error) {
+	if p == nil {
+		return 0, result.ErrInvalidParams
+	}
+	if h, err := p.GetUint160FromHex(); err == nil {
+		c, err := d.GetContract(h)
+		if err != nil {
+			return 0, result.ErrUnknownContract
+		}
+		return c.ID, nil
+	}
+	id, err := p.GetInt()
+	if err != nil {
+		return 0, result.ErrInvalidParams
+	}
+	if id < math.MinInt32 || id > math.MaxInt32 {
+		return 0, result.ErrInvalidParams.WithData("value should fit int32")
+	}
+	return int32(id), nil
+}
+
+func (s *Server) getContractState(ps params.Params) (any, *result.Error) {
+	d := s.view()
+	h, rerr := s.contractHashFromParam(d, ps.Value(0))
+	if rerr != nil {
+		return nil, rerr
+	}
+	c, err := d.GetContract(h)
+	if err != nil {
+		return nil, result.ErrUnknownContract.WithData(fmt.Sprintf("failed to get contract state for %s", h.String()))
+	}
+	return c, nil
+}
+
+// getNativeContracts lists the states of the natives deployed so far, in
+// the reference's order.
+func (s *Server) getNativeContracts(params.Params) (any, *result.Error) {
+	d := s.view()
+	out := []*state.Contract{}
+	for _, n := range s.natives.List() {
+		c, err := d.GetContract(n.Hash())
+		switch {
+		case err == nil:
+			out = append(out, c)
+		case !dao.IsNotFound(err):
+			return nil, internal("native contract state", err)
+		}
+	}
+	return out, nil
+}
+
+func (s *Server) getStorage(ps params.Params) (any, *result.Error) {
+	d := s.view()
+	id, rerr := s.contractIDFromParam(d, ps.Value(0))
+	if rerr != nil {
+		return nil, rerr
+	}
+	key, err := ps.Value(1).GetBytesBase64()
+	if err != nil {
+		return nil, result.ErrInvalidParams
+	}
+	v, err := d.GetStorageItem(id, key)
+	if err != nil {
+		if dao.IsNotFound(err) {
+			return nil, result.ErrUnknownStorageItem
+		}
+		return nil, internal("storage", err)
+	}
+	return v, nil
+}
+
+func (s *Server) findStorage(ps params.Params) (any, *result.Error) {
+	if len(ps) < 2 {
+		return nil, result.ErrInvalidParams
+	}
+	d := s.view()
+	id, rerr := s.contractIDFromParam(d, ps.Value(0))
+	if rerr != nil {
+		return nil, rerr
+	}
+	prefix, err := ps.Value(1).GetBytesBase64()
+	if err != nil {
+		return nil, result.ErrInvalidParams.WithData(fmt.Sprintf("invalid prefix: %s", err))
+	}
+	var start int64
+	if len(ps) > 2 {
+		if start, err = ps.Value(2).GetInt(); err != nil {
+			return nil, result.ErrInvalidParams.WithData(fmt.Sprintf("invalid start: %s", err))
+		}
+	}
+	take := int64(s.cfg.RPC.MaxFindStorageResultItems)
+	res := &result.FindStorage{}
+	var i int64
+	err = d.SeekStorage(id, storage.SeekRange{Prefix: prefix}, func(k, v []byte) bool {
+		switch {
+		case i < start:
+		case i < start+take:
+			res.Results = append(res.Results, result.KeyValue{Key: bytes.Clone(k), Value: bytes.Clone(v)})
+		default:
+			res.Truncated = true
+			return false
+		}
+		i++
+		return true
+	})
+	if err != nil {
+		return nil, internal("storage", err)
+	}
+	res.Next = int(i)
+	return res, nil
+}
+
+func (s *Server) getStateRoot(ps params.Params) (any, *result.Error) {
+	p := ps.Value(0)
+	if p == nil {
+		return nil, result.NewInvalidParamsError("missing stateroot identifier")
+	}
+	var index uint32
+	if n, err := p.GetIntStrict(); err == nil {
+		if n < 0 || n > math.MaxUint32 {
+			return nil, result.ErrInvalidParams.WithData("value should fit uint32")
+		}
+		index = uint32(n)
+	} else if h, err := p.GetUint256(); err == nil {
+		hdr, err := s.chain.GetHeader(h)
+		if err != nil {
+			return nil, result.ErrUnknownStateRoot.WithData(err.Error())
+		}
+		index = hdr.Index
+	} else {
+		return nil, result.NewInvalidParamsError("invalid stateroot identifier")
+	}
+	sr, err := s.chain.StateRoot(index)
+	if err != nil {
+		return nil, result.ErrUnknownStateRoot.WithData(err.Error())
+	}
+	out := result.StateRoot{Version: sr.Version, Index: sr.Index, RootHash: sr.Root,
+		Witnesses: make([]result.WitnessJSON, len(sr.Witnesses))}
+	for i, w := range sr.Witnesses {
+		out.Witnesses[i] = result.WitnessJSON{Invocation: w.InvocationScript, Verification: w.VerificationScript}
+	}
+	return out, nil
+}
+
+// getStateHeight: n3d keeps local roots only; no state validator service
+// validates them (validatedrootindex 0, as the reference without one).
+func (s *Server) getStateHeight(params.Params) (any, *result.Error) {
+	return result.StateHeight{Local: s.chain.BlockHeight()}, nil
+}
+
+// mptKey is the trie key of a contract storage item: int32 LE id ‖ key.
+func mptKey(id int32, key []byte) []byte {
+	return append(binary.LittleEndian.AppendUint32(make([]byte, 0, 4+len(key)), uint32(id)), key...)
+}
+
+var errReadOnly = errors.New("rpc: read-only store")
+
+// readOnly keeps the tries the server opens from writing.
+type readOnly struct{ storage.Store }
+
+func (readOnly) Put([]byte, []byte) error { return errReadOnly }
+func (readOnly) Delete([]byte) error      { return errReadOnly }

@@ -1,0 +1,250 @@
+package server
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"fmt"
+
+	"github.com/n3d-io/n3d/pkg/core/block"
+	"github.com/n3d-io/n3d/pkg/core/dao"
+	"github.com/n3d-io/n3d/pkg/core/interop"
+	"github.com/n3d-io/n3d/pkg/core/transaction"
+	"github.com/n3d-io/n3d/pkg/encoding/address"
+	"github.com/n3d-io/n3d/pkg/protocol"
+	"github.com/n3d-io/n3d/pkg/rpc/params"
+	"github.com/n3d-io/n3d/pkg/rpc/result"
+	"github.com/n3d-io/n3d/pkg/smartcontract"
+	"github.com/n3d-io/n3d/pkg/smartcontract/callflag"
+	"github.com/n3d-io/n3d/pkg/smartcontract/trigger"
+	"github.com/n3d-io/n3d/pkg/util"
+	"github.com/n3d-io/n3d/pkg/vm"
+	"github.com/n3d-io/n3d/pkg/vm/opcode"
+)
+
+// MaxVerificationGas caps the GAS of a verification run (Policy's
+// reference value, 1.5 GAS).
+const MaxVerificationGas int64 = 1_50000000
+
+const methodVerify = "verify"
+
+// policyLimits returns MillisecondsPerBlock and MaxValidUntilBlockIncrement
+// as the chain applies them at the current height.
+func (s *Server) policyLimits(d *dao.DAO) (ms uint32, vub uint32, err error) {
+	p := s.chain.Config()
+	if !p.Enabled(protocol.HFEchidna, s.chain.BlockHeight()) {
+		return uint32(p.TimePerBlock.Milliseconds()), p.MaxValidUntilBlockIncrement, nil
+	}
+	if ms, err = s.natives.MillisecondsPerBlock(d); err != nil {
+		return 0, 0, err
+	}
+	vub, err = s.natives.MaxValidUntilBlockIncrement(d)
+	return ms, vub, err
+}
+
+// fakeNextBlock is the persisting block of a test invocation: the next
+// index, the last block's time plus the block time (neo-go's
+// GetFakeNextBlock).
+func (s *Server) fakeNextBlock(d *dao.DAO) (*block.Block, error) {
+	height := s.chain.BlockHeight()
+	h, _ := s.chain.GetHeaderHash(height)
+	hdr, err := s.chain.GetHeader(h)
+	if err != nil {
+		return nil, err
+	}
+	ms, _, err := s.policyLimits(d)
+	if err != nil {
+		return nil, err
+	}
+	return &block.Block{Header: block.Header{Index: height + 1, Timestamp: hdr.Timestamp + uint64(ms)}}, nil
+}
+
+// testContext prepares a run on a private layer of d (never persisted).
+// b is the persisting block (nil: none); gas is the limit in datoshi.
+func (s *Server) testContext(d *dao.DAO, trig trigger.Type, tx *transaction.Transaction, b *block.Block, gas int64) (*interop.Context, error) {
+	p := s.chain.Config()
+	index := s.chain.BlockHeight()
+	if b != nil {
+		index = b.Index
+	}
+	pico, err := s.natives.ExecPicoFeeFactor(d, index, trig)
+	if err != nil {
+		return nil, fmt.Errorf("exec fee factor: %w", err)
+	}
+	sp, err := s.natives.StoragePrice(d)
+	if err != nil {
+		return nil, fmt.Errorf("storage price: %w", err)
+	}
+	cfg := interop.Config{
+		Trigger:         trig,
+		Block:           b,
+		Network:         uint32(p.Magic),
+		AddressVersion:  address.NEO3Prefix,
+		HardforkEnabled: p.Enabled,
+		ExecFeeFactor:   pico,
+		StoragePrice:    sp,
+		GasLimit:        gas,
+		Natives:         s.natives,
+		Policy:          s.natives,
+	}
+	if tx != nil {
+		cfg.Container = tx
+	}
+	return interop.NewContext(cfg, d.Private()), nil
+}
+
+// mockTx is the container of a test invocation: a random nonce, the
+// script, the given signers (or the zero account with scope None) and
+// witnesses, ValidUntilBlock = height + MaxValidUntilBlockIncrement.
+func (s *Server) mockTx(d *dao.DAO, script []byte, signers *params.Param) (*transaction.Transaction, *result.Error) {
+	var nonce [4]byte
+	if _, err := rand.Read(nonce[:]); err != nil {
+		return nil, internal("nonce", err)
+	}
+	tx := &transaction.Transaction{Nonce: binary.LittleEndian.Uint32(nonce[:]), Script: script,
+		Attributes: []transaction.Attribute{}, Witnesses: []transaction.Witness{}}
+	if signers != nil {
+		ss, ws, err := signers.GetSignersWithWitnesses()
+		if err != nil {
+			return nil, result.ErrInvalidParams.WithData(fmt.Sprintf("failed to get signers or witnesses: %s", err))
+		}
+		tx.Signers, tx.Witnesses = ss, ws
+	}
+	if len(tx.Signers) == 0 {
+		tx.Signers = []transaction.Signer{{Account: util.Uint160{}, Scopes: transaction.None}}
+	}
+	_, vub, err := s.policyLimits(d)
+	if err != nil {
+		return nil, internal("policy", err)
+	}
+	tx.ValidUntilBlock = s.chain.BlockHeight() + vub
+	return tx, nil
+}
+
+func (s *Server) invokeFunction(ps params.Params) (any, *result.Error) {
+	if len(ps) < 2 {
+		return nil, result.ErrInvalidParams
+	}
+	d := s.view()
+	h, rerr := s.contractHashFromParam(d, ps.Value(0))
+	if rerr != nil {
+		return nil, rerr
+	}
+	method, err := ps[1].GetString()
+	if err != nil {
+		return nil, result.ErrInvalidParams
+	}
+	script, err := params.FunctionScript(h, method, ps.Value(2))
+	if err != nil {
+		return nil, result.ErrInvalidParams.WithData(fmt.Sprintf("can't create invocation script: %s", err))
+	}
+	tx, rerr := s.mockTx(d, script, ps.Value(3))
+	if rerr != nil {
+		return nil, rerr
+	}
+	return s.runScript(d, tx, script)
+}
+
+func (s *Server) invokeScript(ps params.Params) (any, *result.Error) {
+	if len(ps) < 1 {
+		return nil, result.ErrInvalidParams
+	}
+	script, err := ps[0].GetBytesBase64()
+	if err != nil {
+		return nil, result.ErrInvalidParams
+	}
+	d := s.view()
+	tx, rerr := s.mockTx(d, script, ps.Value(1))
+	if rerr != nil {
+		return nil, rerr
+	}
+	return s.runScript(d, tx, script)
+}
+
+// runScript runs an Application script in a test context.
+func (s *Server) runScript(d *dao.DAO, tx *transaction.Transaction, script []byte) (any, *result.Error) {
+	b, err := s.fakeNextBlock(d)
+	if err != nil {
+		return nil, internal("fake block", err)
+	}
+	ic, err := s.testContext(d, trigger.Application, tx, b, int64(s.cfg.RPC.MaxGasInvoke))
+	if err != nil {
+		return nil, result.NewInternalError(fmt.Sprintf("failed to create test VM: %s", err))
+	}
+	if _, err := ic.LoadScript(script, callflag.All, -1, 0); err != nil {
+		return s.invokeResult(ic, script, err), nil
+	}
+	return s.invokeResult(ic, script, ic.Run()), nil
+}
+
+// invokeResult packs the outcome of a test run.
+func (s *Server) invokeResult(ic *interop.Context, script []byte, runErr error) result.Invoke {
+	v := ic.VM()
+	st := v.State()
+	res := result.Invoke{GasConsumed: v.GasConsumed(), Script: script, Notifications: ic.Notifications()}
+	if runErr != nil {
+		res.FaultException = runErr.Error()
+		st = vm.FaultState
+	}
+	res.State = st.String()
+	items := v.Estack().Items()
+	res.Stack = make([]any, len(items))
+	for i, it := range items {
+		res.Stack[i] = s.dumpIterator(it)
+	}
+	return res
+}
+
+func (s *Server) invokeContractVerify(ps params.Params) (any, *result.Error) {
+	d := s.view()
+	h, rerr := s.contractHashFromParam(d, ps.Value(0))
+	if rerr != nil {
+		return nil, rerr
+	}
+	var inv []byte
+	if len(ps) > 1 {
+		args, err := ps[1].GetArray()
+		if err != nil {
+			return nil, result.ErrInvalidParams.WithData(err.Error())
+		}
+		if inv, err = params.ArgsScript(args); err != nil {
+			return nil, result.NewInternalError(fmt.Sprintf("can't create witness invocation script: %s", err))
+		}
+	}
+	tx, rerr := s.mockTx(d, []byte{byte(opcode.RET)}, ps.Value(2))
+	if rerr != nil {
+		return nil, rerr
+	}
+	if ps.Value(2) == nil {
+		tx.Signers = []transaction.Signer{{Account: h}}
+		tx.Witnesses = []transaction.Witness{{InvocationScript: inv, VerificationScript: []byte{}}}
+	}
+	b, err := s.fakeNextBlock(d)
+	if err != nil {
+		return nil, internal("fake block", err)
+	}
+	ic, err := s.testContext(d, trigger.Verification, tx, b, min(int64(s.cfg.RPC.MaxGasInvoke), MaxVerificationGas))
+	if err != nil {
+		return nil, result.NewInternalError(fmt.Sprintf("failed to create test VM: %s", err))
+	}
+	c, err := ic.GetContract(h)
+	if err != nil {
+		return nil, result.ErrUnknownContract.WithData(fmt.Sprintf("contract %s not found", h.String()))
+	}
+	md := c.Manifest.ABI.GetMethod(methodVerify, -1)
+	if md == nil || md.ReturnType != smartcontract.BoolType {
+		return nil, result.ErrInvalidVerificationFn.WithData(
+			fmt.Sprintf("contract %s has no verify method returning Boolean", h.String()))
+	}
+	if _, err := ic.LoadContract(c, md, callflag.ReadOnly); err != nil {
+		return s.invokeResult(ic, inv, err), nil
+	}
+	if len(inv) != 0 {
+		if err := vm.ValidateScript(inv); err != nil {
+			return nil, result.ErrInvalidParams.WithData(fmt.Sprintf("invalid invocation script: %s", err))
+		}
+		if _, err := ic.LoadScript(inv, callflag.None, -1, 0); err != nil {
+			return s.invokeResult(ic, inv, err), nil
+		}
+	}
+	return s.invokeResult(ic, inv, ic.Run()), nil
+}

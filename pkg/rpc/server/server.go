@@ -1,0 +1,338 @@
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/n3d-io/n3d/pkg/buildinfo"
+	"github.com/n3d-io/n3d/pkg/config"
+	"github.com/n3d-io/n3d/pkg/core/dao"
+	"github.com/n3d-io/n3d/pkg/rpc/params"
+	"github.com/n3d-io/n3d/pkg/rpc/result"
+	"github.com/n3d-io/n3d/pkg/util"
+	"github.com/prometheus/client_golang/prometheus"
+	"go.uber.org/zap"
+)
+
+// Defaults of the settings config.RPC does not carry.
+const (
+	// DefaultShutdownTimeout bounds the wait for running requests on
+	// shutdown.
+	DefaultShutdownTimeout = 5 * time.Second
+	// DefaultMaxGasInvoke is the GAS limit of test invocations when the
+	// configuration sets none (the C# RpcServer's default, in Fixed8).
+	DefaultMaxGasInvoke = config.GAS(10_00000000)
+	// DefaultReadHeaderTimeout bounds the time to read request headers.
+	DefaultReadHeaderTimeout = 10 * time.Second
+)
+
+// ErrConfig is a server configuration that cannot work.
+var ErrConfig = errors.New("rpc: bad configuration")
+
+// Config configures a Server. RPC is expected to have its defaults
+// applied (config.Config.ApplyDefaults); zero limits get neo-go's
+// defaults here as well.
+type Config struct {
+	RPC config.RPC
+	// Ledger holds the node's state-keeping settings (KeepOnlyLatestState
+	// disables requests for old states).
+	Ledger config.Ledger
+	// MaxBatchSize bounds a batch (params.DefaultMaxBatchSize when 0).
+	MaxBatchSize int
+	// TCPPort, Nonce and UserAgent are what getversion reports of the P2P
+	// node (Nonce random and UserAgent buildinfo.UserAgent() when zero).
+	TCPPort   uint16
+	Nonce     uint32
+	UserAgent string
+	// Log receives request errors (zap.NewNop when nil).
+	Log *zap.Logger
+	// Registerer, when set, receives the request metrics.
+	Registerer prometheus.Registerer
+	// ShutdownTimeout bounds the wait for running requests when Run's
+	// context ends (DefaultShutdownTimeout when 0).
+	ShutdownTimeout time.Duration
+}
+
+func (c *Config) applyDefaults() error {
+	r := &c.RPC
+	setIfZero(&r.MaxIteratorResultItems, config.DefaultMaxIteratorResultItems)
+	setIfZero(&r.MaxFindResultItems, config.DefaultMaxFindResultItems)
+	setIfZero(&r.MaxFindStorageResultItems, config.DefaultMaxFindStorageResultItems)
+	setIfZero(&r.MaxNEP11Tokens, config.DefaultMaxNEP11Tokens)
+	setIfZero(&r.MaxRequestBodyBytes, config.DefaultMaxRequestBodyBytes)
+	setIfZero(&r.MaxRequestHeaderBytes, config.DefaultMaxRequestHeaderBytes)
+	setIfZero(&r.MaxGasInvoke, DefaultMaxGasInvoke)
+	setIfZero(&c.MaxBatchSize, params.DefaultMaxBatchSize)
+	setIfZero(&c.ShutdownTimeout, DefaultShutdownTimeout)
+	if c.UserAgent == "" {
+		c.UserAgent = buildinfo.UserAgent()
+	}
+	if c.Nonce == 0 {
+		var b [4]byte
+		if _, err := rand.Read(b[:]); err != nil {
+			return fmt.Errorf("rpc: nonce: %w", err)
+		}
+		c.Nonce = binary.LittleEndian.Uint32(b[:])
+	}
+	if c.Log == nil {
+		c.Log = zap.NewNop()
+	}
+	if r.MaxGasInvoke < 0 || r.MaxRequestBodyBytes < 0 || c.MaxBatchSize < 0 {
+		return fmt.Errorf("%w: negative limit", ErrConfig)
+	}
+	return nil
+}
+
+func setIfZero[T comparable](v *T, def T) {
+	var zero T
+	if *v == zero {
+		*v = def
+	}
+}
+
+// Server is the JSON-RPC 2.0 server over HTTP. ServeHTTP may be used on
+// its own (tests, another mux); Run listens on the configured addresses.
+type Server struct {
+	cfg     Config
+	chain   Ledger
+	natives Natives
+	log     *zap.Logger
+	metrics *metrics
+	tokens  *tokenTracker
+}
+
+// New returns a server over the chain and its native contracts.
+func New(cfg Config, l Ledger, n Natives) (*Server, error) {
+	if l == nil || n == nil {
+		return nil, fmt.Errorf("%w: no ledger or natives", ErrConfig)
+	}
+	if err := cfg.applyDefaults(); err != nil {
+		return nil, err
+	}
+	m, err := newMetrics(cfg.Registerer)
+	if err != nil {
+		return nil, err
+	}
+	return &Server{cfg: cfg, chain: l, natives: n, log: cfg.Log, metrics: m,
+		tokens: &tokenTracker{accounts: map[util.Uint160]*account{}}}, nil
+}
+
+// view returns a DAO over the chain's committed state for one request.
+func (s *Server) view() *dao.DAO { return dao.New(s.chain.DAO().Store()) }
+
+// Run serves the RPC addresses (and the TLS ones when enabled) until ctx
+// ends, then shuts the listeners down, waiting at most ShutdownTimeout
+// for running requests. It returns the first serving error, nil after a
+// clean shutdown.
+func (s *Server) Run(ctx context.Context) error {
+	lns, err := s.listen()
+	if err != nil {
+		return err
+	}
+	return s.serve(ctx, lns)
+}
+
+type listener struct {
+	net.Listener
+	tls bool
+}
+
+func (s *Server) listen() ([]listener, error) {
+	var out []listener
+	closeAll := func() {
+		for _, l := range out {
+			_ = l.Close() // best effort on the error path
+		}
+	}
+	add := func(addrs []string, tls bool) error {
+		for _, a := range addrs {
+			l, err := net.Listen("tcp", a)
+			if err != nil {
+				return fmt.Errorf("rpc: listen %s: %w", a, err)
+			}
+			out = append(out, listener{l, tls})
+		}
+		return nil
+	}
+	if err := add(s.cfg.RPC.Addresses, false); err != nil {
+		closeAll()
+		return nil, err
+	}
+	if t := s.cfg.RPC.TLSConfig; t.Enabled {
+		if err := add(t.Addresses, true); err != nil {
+			closeAll()
+			return nil, err
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%w: no addresses to listen on", ErrConfig)
+	}
+	return out, nil
+}
+
+func (s *Server) serve(ctx context.Context, lns []listener) error {
+	srv := &http.Server{
+		Handler:           s,
+		MaxHeaderBytes:    s.cfg.RPC.MaxRequestHeaderBytes,
+		ReadHeaderTimeout: DefaultReadHeaderTimeout,
+		ErrorLog:          zap.NewStdLog(s.log),
+	}
+	errc := make(chan error, len(lns))
+	var wg sync.WaitGroup
+	for _, l := range lns {
+		s.log.Info("RPC server listening", zap.Stringer("address", l.Addr()), zap.Bool("tls", l.tls))
+		wg.Go(func() {
+			var err error
+			if l.tls {
+				err = srv.ServeTLS(l, s.cfg.RPC.TLSConfig.CertFile, s.cfg.RPC.TLSConfig.KeyFile)
+			} else {
+				err = srv.Serve(l)
+			}
+			if !errors.Is(err, http.ErrServerClosed) {
+				errc <- fmt.Errorf("rpc: serve %s: %w", l.Addr(), err)
+			}
+		})
+	}
+	var runErr error
+	select {
+	case <-ctx.Done():
+	case runErr = <-errc:
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), s.cfg.ShutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		runErr = errors.Join(runErr, fmt.Errorf("rpc: shutdown: %w", err), srv.Close())
+	}
+	wg.Wait()
+	s.log.Info("RPC server stopped")
+	return runErr
+}
+
+// response is one JSON-RPC 2.0 response (neo-go's field order).
+type response struct {
+	ID      json.RawMessage `json:"id"`
+	JSONRPC string          `json:"jsonrpc"`
+	Error   *result.Error   `json:"error,omitzero"`
+	Result  json.RawMessage `json:"result,omitzero"`
+}
+
+// ServeHTTP implements http.Handler: POST bodies are JSON-RPC requests.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodOptions && s.cfg.RPC.EnableCORSWorkaround {
+		setCORS(w.Header())
+		w.Header().Set("Access-Control-Allow-Methods", "GET, POST")
+		w.Header().Set("Access-Control-Max-Age", "21600")
+		return
+	}
+	if r.Method != http.MethodPost {
+		s.write(w, errorResponse(result.NewInvalidParamsError(
+			fmt.Sprintf("invalid method '%s', please retry with 'POST'", r.Method))))
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, int64(s.cfg.RPC.MaxRequestBodyBytes)))
+	if err != nil {
+		s.write(w, errorResponse(result.NewParseError(err.Error())))
+		return
+	}
+	req, err := params.Decode(body, s.cfg.MaxBatchSize)
+	if err != nil {
+		s.write(w, errorResponse(result.NewParseError(err.Error())))
+		return
+	}
+	if req.In != nil {
+		s.write(w, s.handle(req.In))
+		return
+	}
+	out := make([]response, len(req.Batch))
+	for i := range req.Batch {
+		out[i] = s.handle(&req.Batch[i])
+	}
+	s.write(w, out)
+}
+
+func errorResponse(e *result.Error) response {
+	return response{JSONRPC: params.Version, Error: e}
+}
+
+func setCORS(h http.Header) {
+	h.Set("Access-Control-Allow-Origin", "*")
+	h.Set("Access-Control-Allow-Headers", "Content-Type, Access-Control-Allow-Headers, Authorization, X-Requested-With")
+}
+
+func (s *Server) write(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	if s.cfg.RPC.EnableCORSWorkaround {
+		setCORS(w.Header())
+	}
+	if err := json.NewEncoder(w).Encode(v); err != nil {
+		s.log.Warn("writing RPC response", zap.Error(err))
+	}
+}
+
+// handle runs one request and packs its answer.
+func (s *Server) handle(in *params.In) response {
+	resp := response{ID: in.ID, JSONRPC: in.JSONRPC}
+	if in.JSONRPC != params.Version {
+		resp.Error = result.NewInvalidParamsError(fmt.Sprintf("problem parsing JSON: invalid version, expected 2.0 got '%s'", in.JSONRPC))
+		s.logError(in, resp.Error)
+		return resp
+	}
+	start := time.Now()
+	h, ok := handlers[in.Method]
+	if !ok {
+		resp.Error = result.NewMethodNotFoundError(fmt.Sprintf("method %q not supported", escapeForLog(in.Method)))
+		s.metrics.observe("unknown", start, resp.Error)
+		s.logError(in, resp.Error)
+		return resp
+	}
+	res, rerr := h(s, in.Params)
+	if rerr == nil {
+		b, err := json.Marshal(res)
+		if err != nil {
+			rerr = result.NewInternalError(fmt.Sprintf("response can't be JSONized: %s", err))
+		} else {
+			resp.Result = b
+		}
+	}
+	resp.Error = rerr
+	s.metrics.observe(in.Method, start, rerr)
+	if rerr != nil {
+		s.logError(in, rerr)
+	}
+	return resp
+}
+
+func (s *Server) logError(in *params.In, e *result.Error) {
+	fields := []zap.Field{zap.Int64("code", e.Code), zap.String("method", escapeForLog(in.Method))}
+	if e.Data != "" {
+		fields = append(fields, zap.String("cause", e.Data))
+	}
+	if e.Code == result.InternalErrorCode {
+		s.log.Error("RPC request failed", fields...)
+		return
+	}
+	s.log.Debug("RPC request failed", fields...)
+}
+
+// escapeForLog keeps a client-supplied name printable and short.
+func escapeForLog(s string) string {
+	if len(s) > 64 {
+		s = s[:64] + "…"
+	}
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return '?'
+		}
+		return r
+	}, s)
+}
