@@ -1,0 +1,197 @@
+package mempool
+
+import (
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/n3d-io/n3d/pkg/core/transaction"
+	"github.com/n3d-io/n3d/pkg/util"
+	"github.com/stretchr/testify/require"
+)
+
+func removedSet(evs []Event) map[util.Uint256]Reason {
+	res := map[util.Uint256]Reason{}
+	for _, ev := range evs {
+		if ev.Kind == TransactionRemoved {
+			res[ev.Tx.Hash()] = ev.Reason
+		}
+	}
+	return res
+}
+
+func TestUpdateForBlockRemovesIncludedAndConflicting(t *testing.T) {
+	alice, bob, carol := acc(1), acc(2), acc(3)
+	p, l := newPool(t, 100)
+	sub := p.Subscribe(100)
+
+	included := txSpec{nonce: 1, signers: []util.Uint160{alice}, netFee: 100}.build()
+	// The block's own transaction, not pooled, naming two pooled ones.
+	namedShared := txSpec{nonce: 2, signers: []util.Uint160{bob}, netFee: 100}.build()
+	namedForeign := txSpec{nonce: 3, signers: []util.Uint160{carol}, netFee: 100}.build()
+	blockTx := txSpec{nonce: 4, signers: []util.Uint160{alice, bob}, netFee: 100,
+		confl: []util.Uint256{namedShared.Hash(), namedForeign.Hash()}}.build()
+	// A pooled one naming the block's transaction.
+	naming := txSpec{nonce: 5, signers: []util.Uint160{carol}, netFee: 100, confl: []util.Uint256{blockTx.Hash()}}.build()
+	unrelated := txSpec{nonce: 6, signers: []util.Uint160{carol}, netFee: 100}.build()
+	for _, tx := range []*transaction.Transaction{included, namedShared, namedForeign, naming, unrelated} {
+		require.NoError(t, add(p, l, tx))
+	}
+	drain(sub)
+	l.height.Store(1)
+	p.UpdateForBlock([]*transaction.Transaction{included, blockTx}, nil)
+	require.Equal(t, map[util.Uint256]Reason{
+		included.Hash():    ReasonIncluded,
+		namedShared.Hash(): ReasonConflict,
+		naming.Hash():      ReasonConflict,
+	}, removedSet(drain(sub)))
+	require.ElementsMatch(t, hashes([]*transaction.Transaction{namedForeign, unrelated}), hashes(p.GetVerifiedTransactions()))
+	checkInvariants(t, p)
+}
+
+func TestUpdateForBlockRechecks(t *testing.T) {
+	alice, bob := acc(1), acc(2)
+	p, l := newPool(t, 1000)
+	p.cfg.CheckWorkers = 4
+	var alices []*transaction.Transaction
+	for i := range 10 {
+		tx := txSpec{nonce: uint32(i), signers: []util.Uint160{alice}, netFee: int64(1000 + i)}.build()
+		alices = append(alices, tx)
+		require.NoError(t, add(p, l, tx))
+	}
+	var bobs []*transaction.Transaction
+	for i := range 300 {
+		tx := txSpec{nonce: uint32(i), signers: []util.Uint160{bob}, netFee: 100}.build()
+		bobs = append(bobs, tx)
+		require.NoError(t, add(p, l, tx))
+	}
+	sub := p.Subscribe(1000)
+	invalid := bobs[7].Hash()
+	var calls atomic.Int64
+	// Alice spent GAS in the block: she can now pay for her best 4.
+	l.setBalance(alice, 1009+1008+1007+1006)
+	l.height.Store(1)
+	p.RemoveStale(func(tx *transaction.Transaction) bool {
+		calls.Add(1)
+		return tx.Hash() != invalid
+	})
+	require.EqualValues(t, 310, calls.Load())
+	removed := removedSet(drain(sub))
+	require.Len(t, removed, 7)
+	require.Equal(t, ReasonNoLongerValid, removed[invalid])
+	for i := range 6 { // the lowest six
+		require.Equal(t, ReasonNoLongerValid, removed[alices[i].Hash()])
+	}
+	require.Equal(t, 303, p.Count())
+	checkInvariants(t, p)
+	// The rebuilt context still accounts Alice's fees.
+	require.ErrorIs(t, add(p, l, txSpec{nonce: 99, signers: []util.Uint160{alice}, netFee: 1}.build()), ErrInsufficientFunds)
+	// And the rebuilt list still inserts and removes.
+	require.NoError(t, add(p, l, txSpec{nonce: 99, signers: []util.Uint160{bob}, netFee: 5000}.build()))
+	checkInvariants(t, p)
+}
+
+// TestUpdateForBlockConcurrentChanges adds and removes transactions while
+// the re-checks run without the lock.
+func TestUpdateForBlockConcurrentChanges(t *testing.T) {
+	p, l := newPool(t, 100)
+	old := txSpec{nonce: 1, netFee: 100}.build()
+	gone := txSpec{nonce: 2, netFee: 100}.build()
+	require.NoError(t, add(p, l, old))
+	require.NoError(t, add(p, l, gone))
+	l.height.Store(1)
+	fresh := txSpec{nonce: 3, netFee: 100}.build()
+	entered := make(chan struct{})
+	release := make(chan struct{})
+	var once sync.Once
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		p.UpdateForBlock(nil, func(*transaction.Transaction) bool {
+			once.Do(func() { close(entered); <-release })
+			return true
+		})
+	}()
+	<-entered
+	// The pool is usable during the checks.
+	require.ErrorIs(t, p.Add(fresh, 0), ErrStale)
+	require.NoError(t, p.Add(fresh, 1))
+	require.True(t, p.Remove(gone.Hash()))
+	require.Equal(t, 2, p.Count())
+	close(release)
+	<-done
+	require.ElementsMatch(t, hashes([]*transaction.Transaction{old, fresh}), hashes(p.GetVerifiedTransactions()))
+	checkInvariants(t, p)
+}
+
+func TestUpdateForBlockLedgerError(t *testing.T) {
+	p, l := newPool(t, 100)
+	require.NoError(t, add(p, l, txSpec{nonce: 1, netFee: 100}.build()))
+	l.height.Store(1)
+	l.err = errLedger
+	// A sender whose balance cannot be read cannot be shown to pay.
+	p.RemoveStale(nil)
+	require.Zero(t, p.Count())
+	checkInvariants(t, p)
+}
+
+// TestConcurrentAddRemove runs every operation from several goroutines;
+// run it with -race.
+func TestConcurrentAddRemove(t *testing.T) {
+	p, l := newPool(t, 300)
+	sub := p.Subscribe(1 << 16)
+	const workers, perWorker = 4, 400
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			r := rand.New(rand.NewPCG(uint64(w), 7))
+			var mine []util.Uint256
+			for i := range perWorker {
+				s := txSpec{nonce: uint32(w*perWorker + i), signers: []util.Uint160{acc(r.IntN(20))},
+					netFee: int64(r.IntN(1000)), high: r.IntN(50) == 0}
+				if len(mine) > 0 && r.IntN(10) == 0 {
+					s.confl = []util.Uint256{mine[r.IntN(len(mine))]}
+				}
+				tx := s.build()
+				if err := p.Add(tx, l.BlockHeight()); err == nil {
+					mine = append(mine, tx.Hash())
+				}
+				switch r.IntN(10) {
+				case 0:
+					p.Remove(mine[r.IntN(len(mine))])
+				case 1:
+					p.TryGet(mine[r.IntN(len(mine))])
+				case 2:
+					_ = p.Top(10)
+				}
+			}
+		})
+	}
+	wg.Go(func() {
+		for range 5 {
+			p.RemoveStale(func(tx *transaction.Transaction) bool { return tx.Nonce%17 != 0 })
+			_ = p.GetVerifiedTransactions()
+		}
+	})
+	wg.Wait()
+	checkInvariants(t, p)
+	require.LessOrEqual(t, p.Count(), 300)
+	// The events replay to the final content.
+	content := map[util.Uint256]bool{}
+	for _, ev := range drain(sub) {
+		h := ev.Tx.Hash()
+		if ev.Kind == TransactionAdded {
+			require.False(t, content[h])
+			content[h] = true
+		} else {
+			require.True(t, content[h])
+			delete(content, h)
+		}
+	}
+	require.NoError(t, sub.Err())
+	require.Len(t, content, p.Count())
+	for h := range content {
+		require.True(t, p.Contains(h))
+	}
+}
