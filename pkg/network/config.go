@@ -1,0 +1,182 @@
+package network
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/n3d-io/n3d/pkg/core/block"
+	"github.com/n3d-io/n3d/pkg/core/transaction"
+	"github.com/n3d-io/n3d/pkg/network/payload"
+	"github.com/n3d-io/n3d/pkg/util"
+	"go.uber.org/zap"
+)
+
+// Defaults applied by New to zero Config values. The time-based ones that
+// depend on the block time are derived in applyDefaults.
+const (
+	DefaultMaxPeers          = 100
+	DefaultAttemptConnPeers  = 20
+	DefaultPingInterval      = 30 * time.Second
+	DefaultPingTimeout       = 90 * time.Second
+	DefaultProtoTickInterval = 5 * time.Second
+	DefaultDialTimeout       = 5 * time.Second
+	DefaultHandshakeTimeout  = 10 * time.Second
+	DefaultTimePerBlock      = 15 * time.Second
+	// DefaultExtensibleCache is the number of recent extensible payloads
+	// kept to answer getdata.
+	DefaultExtensibleCache = 20
+	// maxTxBatchDelay caps the derived BroadcastTxsBatchDelay.
+	maxTxBatchDelay = 50 * time.Millisecond
+	// getAddrEvery: addresses are asked again every this many blocks.
+	getAddrEvery = 1000
+)
+
+// ListenAddress is one address to listen on ("host:port", port 0 for any
+// free one) with the port to announce to peers (0: the bound port).
+type ListenAddress struct {
+	Address       string
+	AnnouncedPort uint16
+}
+
+// Config configures a Server. The P2P section of the application
+// configuration maps onto it field by field (see cmd/n3d/node_network.go);
+// services are func fields and small interfaces wired by the caller.
+type Config struct {
+	// Magic is the network magic every version must carry.
+	Magic uint32
+	// Listen are the listen addresses; none: no listener (dial only).
+	Listen []ListenAddress
+	// Seeds are "host:port" addresses dialled at start.
+	Seeds []string
+	// TimePerBlock is the block interval; send timeouts derive from it.
+	TimePerBlock time.Duration
+
+	DialTimeout       time.Duration
+	HandshakeTimeout  time.Duration
+	ProtoTickInterval time.Duration
+	PingInterval      time.Duration
+	PingTimeout       time.Duration
+	MinPeers          int
+	MaxPeers          int
+	AttemptConnPeers  int
+	// BroadcastFactor (0..100) moves the fan-out from the network-size
+	// estimate (0) to every peer (100).
+	BroadcastFactor int
+	// BroadcastTxsBatchDelay is the delay for batching transaction hashes
+	// into one inv (0: 5 % of TimePerBlock, at most 50 ms).
+	BroadcastTxsBatchDelay time.Duration
+	// DisableCompression announces DisableCompression to peers.
+	DisableCompression bool
+	// FirstHandRelayOnly announces only the transactions received from
+	// RPC or created locally (RelayTxs with firstHand), not those relayed
+	// to us: the full-mesh gossip policy of ARCHITECTURE.md.
+	FirstHandRelayOnly bool
+	// ExtensibleCache bounds the recent extensible payloads kept for
+	// getdata (DefaultExtensibleCache when 0).
+	ExtensibleCache int
+	// UserAgent is sent in our version (buildinfo.UserAgent() by the
+	// caller).
+	UserAgent string
+	// Nonce identifies this node in versions (random when 0).
+	Nonce uint32
+
+	// Ledger answers block and header requests (required).
+	Ledger Ledger
+	// Blocks receives blocks from peers, in any order (required).
+	Blocks BlockSink
+	// Pool answers transaction requests; nil: no mempool, every announced
+	// transaction is requested and getdata/mempool find nothing.
+	Pool TxPool
+	// OnTransaction receives every transaction a peer sent; nil: dropped.
+	// It is called from the peer's transaction worker and must not block
+	// for long; the pipeline behind it deduplicates and verifies.
+	OnTransaction func(tx *transaction.Transaction)
+	// OnExtensible receives extensible payloads; a nil error means the
+	// payload is valid and is cached and re-announced. Nil: extensible
+	// payloads are not requested.
+	OnExtensible func(e *payload.Extensible) error
+	// Log receives the server's log (zap.NewNop when nil).
+	Log *zap.Logger
+}
+
+// Ledger is the chain as the server reads it. All methods are called
+// from many goroutines.
+type Ledger interface {
+	// BlockHeight is the index of the last persisted block.
+	BlockHeight() uint32
+	// GetHeaderHash returns the hash of the block at index, false above
+	// the height.
+	GetHeaderHash(index uint32) (util.Uint256, bool)
+	// GetBlock returns a persisted block; an error when unknown.
+	GetBlock(hash util.Uint256) (*block.Block, error)
+	// GetHeader returns a persisted header; an error when unknown.
+	GetHeader(hash util.Uint256) (*block.Header, error)
+}
+
+// BlockSink takes blocks from peers (pkg/core/blockqueue.Queue). Put does
+// not block; its error (an old, duplicate or too distant block) is
+// informational.
+type BlockSink interface {
+	Put(b *block.Block) error
+}
+
+// TxPool is the mempool as the server reads it.
+type TxPool interface {
+	// ContainsTx reports whether the transaction is known (pooled or
+	// being verified): it is not requested again.
+	ContainsTx(hash util.Uint256) bool
+	// GetTx returns a pooled transaction.
+	GetTx(hash util.Uint256) (*transaction.Transaction, bool)
+	// TxHashes lists the pooled verified transactions (mempool command).
+	TxHashes() []util.Uint256
+}
+
+func (c *Config) applyDefaults() {
+	setIfZero(&c.TimePerBlock, DefaultTimePerBlock)
+	setIfZero(&c.DialTimeout, DefaultDialTimeout)
+	setIfZero(&c.HandshakeTimeout, DefaultHandshakeTimeout)
+	setIfZero(&c.ProtoTickInterval, DefaultProtoTickInterval)
+	setIfZero(&c.PingInterval, DefaultPingInterval)
+	setIfZero(&c.PingTimeout, DefaultPingTimeout)
+	setIfZero(&c.MaxPeers, DefaultMaxPeers)
+	setIfZero(&c.AttemptConnPeers, DefaultAttemptConnPeers)
+	setIfZero(&c.ExtensibleCache, DefaultExtensibleCache)
+	if c.BroadcastTxsBatchDelay == 0 {
+		c.BroadcastTxsBatchDelay = min(c.TimePerBlock/20, maxTxBatchDelay)
+	}
+	if c.Log == nil {
+		c.Log = zap.NewNop()
+	}
+}
+
+func (c *Config) validate() error {
+	if c.Ledger == nil || c.Blocks == nil {
+		return ErrNoLedger
+	}
+	switch {
+	case c.BroadcastFactor < 0 || c.BroadcastFactor > 100:
+		return fmt.Errorf("%w: BroadcastFactor %d, want 0..100", ErrBadConfig, c.BroadcastFactor)
+	case c.MinPeers < 0 || c.MaxPeers < 0 || c.AttemptConnPeers < 0:
+		return fmt.Errorf("%w: negative peer count", ErrBadConfig)
+	case c.MinPeers > c.MaxPeers:
+		return fmt.Errorf("%w: MinPeers %d above MaxPeers %d", ErrBadConfig, c.MinPeers, c.MaxPeers)
+	}
+	return nil
+}
+
+// sendTimeout bounds a direct send to one peer: the block time, at least
+// one second (a peer that cannot take a reply within a block is useless).
+func (c *Config) sendTimeout() time.Duration { return max(c.TimePerBlock, time.Second) }
+
+// broadcastTimeout bounds a whole broadcast: half a block time, at least
+// 100 ms.
+func (c *Config) broadcastTimeout() time.Duration {
+	return max(c.TimePerBlock/2, 100*time.Millisecond)
+}
+
+func setIfZero[T comparable](v *T, def T) {
+	var zero T
+	if *v == zero {
+		*v = def
+	}
+}

@@ -1,0 +1,112 @@
+package network
+
+import (
+	"github.com/n3d-io/n3d/pkg/core/block"
+	"github.com/n3d-io/n3d/pkg/core/transaction"
+	"github.com/n3d-io/n3d/pkg/network/message"
+	"github.com/n3d-io/n3d/pkg/network/payload"
+	"github.com/n3d-io/n3d/pkg/util"
+	"go.uber.org/zap"
+)
+
+// handleGetData sends the requested items we have, one message each as
+// the writer drains them, then a notfound for the transactions and blocks
+// we lack (as the reference does; unknown extensibles are not reported).
+func (s *Server) handleGetData(p *peer, inv *payload.Inventory) error {
+	var missing []util.Uint256
+	for _, h := range inv.Hashes {
+		var err error
+		switch inv.Type {
+		case payload.InvTX:
+			var tx *transaction.Transaction
+			ok := false
+			if s.cfg.Pool != nil {
+				tx, ok = s.cfg.Pool.GetTx(h)
+			}
+			if !ok {
+				missing = append(missing, h)
+				continue
+			}
+			err = p.sendNew(qDirect, message.CmdTransaction, tx)
+		case payload.InvBlock:
+			b, gerr := s.cfg.Ledger.GetBlock(h)
+			if gerr != nil {
+				missing = append(missing, h)
+				continue
+			}
+			err = p.sendNew(qDirect, message.CmdBlock, b)
+		case payload.InvExtensible:
+			e := s.ext.get(h)
+			if e == nil {
+				continue
+			}
+			err = p.sendNew(qHigh, message.CmdExtensible, e)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	for _, inv := range payload.SplitInventory(inv.Type, missing, payload.MaxHashesCount) {
+		if err := p.sendNew(qDirect, message.CmdNotFound, &inv); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// handleMempool announces every pooled transaction, 500 hashes per inv.
+func (s *Server) handleMempool(p *peer) error {
+	if s.cfg.Pool == nil {
+		return nil
+	}
+	for _, inv := range payload.SplitInventory(payload.InvTX, s.cfg.Pool.TxHashes(), payload.MaxHashesCount) {
+		if err := p.sendNew(qDirect, message.CmdInv, &inv); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// handleBlock hands a block to the block queue; the sync loop is told so
+// it can move its window.
+func (s *Server) handleBlock(p *peer, b *block.Block) {
+	h := b.Hash()
+	s.seen.remove(h)
+	p.updateHeight(b.Index)
+	s.sync.received(p, b.Index)
+	if err := s.cfg.Blocks.Put(b); err != nil {
+		s.log.Debug("block not queued", zap.Uint32("index", b.Index), zap.Error(err))
+	}
+	s.kickSync()
+}
+
+// handleTx passes a transaction to the peer's transaction worker; this
+// blocks (holding back the peer's reader) while that worker is behind.
+func (s *Server) handleTx(p *peer, tx *transaction.Transaction) error {
+	s.seen.remove(tx.Hash())
+	if s.cfg.OnTransaction == nil {
+		return nil
+	}
+	select {
+	case p.txs <- tx:
+		return nil
+	case <-p.done:
+		return errGone
+	}
+}
+
+// handleExtensible passes an extensible payload to its handler; a valid
+// one is cached for getdata and announced to the other peers.
+func (s *Server) handleExtensible(p *peer, e *payload.Extensible) {
+	h := e.Hash()
+	s.seen.remove(h)
+	if s.cfg.OnExtensible == nil || s.ext.has(h) {
+		return
+	}
+	if err := s.cfg.OnExtensible(e); err != nil {
+		s.log.Debug("extensible payload rejected", zap.Stringer("addr", p),
+			zap.String("category", e.Category), zap.Error(err))
+		return
+	}
+	s.RelayExtensible(e)
+}

@@ -1,0 +1,228 @@
+package network
+
+import (
+	"bytes"
+	"context"
+	"net"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/n3d-io/n3d/internal/conformance"
+	"github.com/n3d-io/n3d/pkg/config"
+	"github.com/n3d-io/n3d/pkg/core/blockqueue"
+	"github.com/n3d-io/n3d/pkg/core/chain"
+	"github.com/n3d-io/n3d/pkg/core/transaction"
+	"github.com/n3d-io/n3d/pkg/storage"
+	"github.com/n3d-io/n3d/pkg/util"
+	"github.com/stretchr/testify/require"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zaptest"
+)
+
+// testChain is the reference chain the tests run on.
+const testChain = "chain50x2"
+
+// node is an n3d node in-process: a chain on a MemoryStore, its block
+// queue and a P2P server on 127.0.0.1.
+type node struct {
+	t     testing.TB
+	chain *chain.Chain
+	queue *blockqueue.Queue
+	srv   *Server
+	pool  *fakePool
+	stop  func()
+}
+
+// nodeOpts configure newNode.
+type nodeOpts struct {
+	restore bool          // restore the reference chain before starting
+	seeds   []string      // addresses to dial
+	listen  string        // listen address (127.0.0.1:0 when empty)
+	cfg     func(*Config) // last changes to the server config
+}
+
+func protocolConfig(t testing.TB) config.Config {
+	cfg, err := config.LoadFile(filepath.Join(conformance.Dir(t, "chains", testChain), "protocol.yml"), "")
+	require.NoError(t, err)
+	return cfg
+}
+
+// openChain opens the reference network's chain, restored or at genesis.
+func openChain(t testing.TB, restore bool) *chain.Chain {
+	cfg := protocolConfig(t)
+	natives, err := chain.NewNativeSet(&cfg.ProtocolConfiguration)
+	require.NoError(t, err)
+	c, err := chain.Open(chain.Config{Protocol: cfg.ProtocolConfiguration, Ledger: cfg.ApplicationConfiguration.Ledger,
+		Store: storage.NewMemoryStore(), Natives: natives, BloomCapacity: 1000})
+	require.NoError(t, err)
+	if restore {
+		acc, err := os.ReadFile(filepath.Join(conformance.Dir(t, "chains", testChain), testChain+".acc"))
+		require.NoError(t, err)
+		_, err = chain.Restore(context.Background(), c, bytes.NewReader(acc), chain.RestoreOptions{})
+		require.NoError(t, err)
+	}
+	return c
+}
+
+// testConfig is a server config with fast timers for loopback tests.
+func testConfig(t testing.TB, listen string) Config {
+	p := protocolConfig(t).ProtocolConfiguration
+	if listen == "" {
+		listen = "127.0.0.1:0"
+	}
+	return Config{
+		Magic:             uint32(p.Magic),
+		Listen:            []ListenAddress{{Address: listen}},
+		TimePerBlock:      time.Second,
+		DialTimeout:       time.Second,
+		HandshakeTimeout:  2 * time.Second,
+		ProtoTickInterval: 50 * time.Millisecond,
+		PingInterval:      time.Hour,
+		PingTimeout:       time.Hour,
+		MinPeers:          1,
+		MaxPeers:          10,
+		AttemptConnPeers:  5,
+		UserAgent:         "/n3d-test/",
+	}
+}
+
+func newNode(t testing.TB, o nodeOpts) *node {
+	n := &node{t: t, chain: openChain(t, o.restore), pool: newFakePool()}
+	var err error
+	n.queue, err = blockqueue.New(blockqueue.Config{Ledger: n.chain})
+	require.NoError(t, err)
+	cfg := testConfig(t, o.listen)
+	cfg.Seeds = o.seeds
+	cfg.Ledger, cfg.Blocks, cfg.Pool = n.chain, n.queue, n.pool
+	cfg.OnTransaction = n.pool.add
+	cfg.Log = zaptest.NewLogger(t, zaptest.Level(zap.InfoLevel))
+	if o.cfg != nil {
+		o.cfg(&cfg)
+	}
+	n.srv, err = New(cfg)
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	sub := n.chain.Subscribe(chain.EventBlock, 0)
+	var wg sync.WaitGroup
+	runErr := make(chan error, 1)
+	wg.Add(3)
+	go func() { defer wg.Done(); _ = n.queue.Run(ctx) }()
+	go func() { defer wg.Done(); runErr <- n.srv.Run(ctx) }()
+	go func() {
+		defer wg.Done()
+		for ev := range sub.C {
+			n.srv.RelayBlock(ev.Block)
+		}
+	}()
+	<-n.srv.Ready()
+	var once sync.Once
+	n.stop = func() {
+		once.Do(func() {
+			cancel()
+			select {
+			case err := <-runErr:
+				require.NoError(t, err)
+			case <-time.After(10 * time.Second):
+				t.Fatal("Run did not return within 10 s of cancellation")
+			}
+			sub.Close()
+			wg.Wait()
+			require.NoError(t, n.chain.Close())
+		})
+	}
+	t.Cleanup(n.stop)
+	return n
+}
+
+// addr is the node's listening address.
+func (n *node) addr() string { return n.srv.Addrs()[0].String() }
+
+// handshaked returns the number of handshaked peers.
+func (n *node) handshaked() int {
+	_, h := n.srv.PeerCount()
+	return h
+}
+
+// freeAddr returns a loopback address with a port free a moment ago.
+func freeAddr(t testing.TB) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	a := l.Addr().String()
+	require.NoError(t, l.Close())
+	return a
+}
+
+// fakePool is a mempool stand-in: it keeps every transaction handed to
+// the sink and relays it.
+type fakePool struct {
+	mu    sync.Mutex
+	txs   map[util.Uint256]*transaction.Transaction
+	relay func(*transaction.Transaction) // set by the test
+}
+
+func newFakePool() *fakePool {
+	return &fakePool{txs: make(map[util.Uint256]*transaction.Transaction)}
+}
+
+func (f *fakePool) add(tx *transaction.Transaction) {
+	f.mu.Lock()
+	_, dup := f.txs[tx.Hash()]
+	f.txs[tx.Hash()] = tx
+	relay := f.relay
+	f.mu.Unlock()
+	if !dup && relay != nil {
+		relay(tx)
+	}
+}
+
+func (f *fakePool) ContainsTx(h util.Uint256) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	_, ok := f.txs[h]
+	return ok
+}
+
+func (f *fakePool) GetTx(h util.Uint256) (*transaction.Transaction, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	tx, ok := f.txs[h]
+	return tx, ok
+}
+
+func (f *fakePool) TxHashes() []util.Uint256 {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := make([]util.Uint256, 0, len(f.txs))
+	for h := range f.txs {
+		out = append(out, h)
+	}
+	return out
+}
+
+func (f *fakePool) len() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.txs)
+}
+
+// goroutinesSettle waits until the goroutine count is back to at most
+// base (other tests' leftovers aside).
+func goroutinesSettle(t testing.TB, base int) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > base {
+		if time.Now().After(deadline) {
+			buf := make([]byte, 1<<20)
+			n := runtime.Stack(buf, true)
+			t.Fatalf("%d goroutines left (had %d):\n%s", runtime.NumGoroutine(), base, buf[:n])
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func itoa(n uint16) string { return strconv.Itoa(int(n)) }

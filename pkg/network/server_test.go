@@ -1,0 +1,193 @@
+package network
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/n3d-io/n3d/internal/conformance"
+	"github.com/n3d-io/n3d/pkg/core/transaction"
+	"github.com/n3d-io/n3d/pkg/util"
+	"github.com/stretchr/testify/require"
+)
+
+const waitFor = 15 * time.Second
+
+func TestHandshake(t *testing.T) {
+	a := newNode(t, nodeOpts{})
+	b := newNode(t, nodeOpts{seeds: []string{a.addr()}})
+	require.Eventually(t, func() bool { return a.handshaked() == 1 && b.handshaked() == 1 }, waitFor, 10*time.Millisecond)
+
+	pa := b.srv.ConnectedPeers()
+	require.Len(t, pa, 1)
+	require.Equal(t, "/n3d-test/", pa[0].UserAgent)
+	require.False(t, pa[0].Inbound)
+	require.Equal(t, a.srv.Addrs()[0].String(), pa[0].Address)
+	pb := a.srv.ConnectedPeers()
+	require.Len(t, pb, 1)
+	require.True(t, pb[0].Inbound)
+	// b announced its listening port; a records it.
+	require.Equal(t, b.srv.Addrs()[0].String(), "127.0.0.1:"+itoa(pb[0].Port))
+	require.NotEqual(t, a.srv.Nonce(), b.srv.Nonce())
+}
+
+func TestCrossedDialsKeepOneConnection(t *testing.T) {
+	aAddr, bAddr := freeAddr(t), freeAddr(t)
+	a := newNode(t, nodeOpts{listen: aAddr, seeds: []string{bAddr}})
+	b := newNode(t, nodeOpts{listen: bAddr, seeds: []string{aAddr}})
+	require.Eventually(t, func() bool { return a.handshaked() == 1 && b.handshaked() == 1 }, waitFor, 10*time.Millisecond)
+	// Stable: the duplicate rule keeps the same connection at both ends.
+	time.Sleep(300 * time.Millisecond)
+	require.Equal(t, 1, a.handshaked())
+	require.Equal(t, 1, b.handshaked())
+	ca, _ := a.srv.PeerCount()
+	require.Equal(t, 1, ca)
+}
+
+func TestSelfConnectionBlocked(t *testing.T) {
+	self := freeAddr(t)
+	a := newNode(t, nodeOpts{listen: self, seeds: []string{self}})
+	require.Eventually(t, func() bool {
+		bad := a.srv.BadPeers()
+		return len(bad) == 1 && bad[0] == self
+	}, waitFor, 10*time.Millisecond)
+	require.Zero(t, a.handshaked())
+	// Never dialled again: the book keeps it as ourselves.
+	time.Sleep(300 * time.Millisecond)
+	require.Equal(t, []string{self}, a.srv.BadPeers())
+	require.Empty(t, a.srv.UnconnectedPeers())
+	conns, _ := a.srv.PeerCount()
+	require.Zero(t, conns)
+}
+
+// summary is the reference chain's summary.json.
+type summary struct {
+	Height         uint32 `json:"height"`
+	LastBlockHash  string `json:"last_block_hash"`
+	FinalStateRoot string `json:"final_state_root"`
+}
+
+func readSummary(t *testing.T) summary {
+	raw, err := os.ReadFile(filepath.Join(conformance.Dir(t, "chains", testChain), "summary.json"))
+	require.NoError(t, err)
+	var s summary
+	require.NoError(t, json.Unmarshal(raw, &s))
+	return s
+}
+
+// requireSameChain checks that b holds a's chain block by block, and that
+// both end at the reference's tip and state root.
+func requireSameChain(t *testing.T, a, b *node, ref summary) {
+	require.Equal(t, ref.Height, b.chain.BlockHeight())
+	require.Equal(t, ref.LastBlockHash, b.chain.CurrentBlockHash().String())
+	require.Equal(t, ref.FinalStateRoot, b.chain.CurrentStateRoot().String())
+	for i := uint32(0); i <= ref.Height; i++ {
+		ha, ok := a.chain.GetHeaderHash(i)
+		require.True(t, ok)
+		hb, ok := b.chain.GetHeaderHash(i)
+		require.True(t, ok)
+		require.Equal(t, ha, hb, "block %d", i)
+		ra, err := a.chain.StateRoot(i)
+		require.NoError(t, err)
+		rb, err := b.chain.StateRoot(i)
+		require.NoError(t, err)
+		require.Equal(t, ra.Root, rb.Root, "state root %d", i)
+	}
+}
+
+func TestSyncFromPeer(t *testing.T) {
+	ref := readSummary(t)
+	a := newNode(t, nodeOpts{restore: true})
+	require.Equal(t, ref.Height, a.chain.BlockHeight())
+	b := newNode(t, nodeOpts{seeds: []string{a.addr()}})
+	start := time.Now()
+	require.Eventually(t, func() bool { return b.chain.BlockHeight() == ref.Height }, waitFor, 10*time.Millisecond)
+	t.Logf("synced %d blocks in %s", ref.Height, time.Since(start))
+	requireSameChain(t, a, b, ref)
+	require.True(t, b.srv.IsInSync())
+}
+
+func TestSyncThroughChain(t *testing.T) {
+	// a (restored) ← b ← c: c only knows b, which syncs from a while c
+	// syncs from it; c also learns a's address from b (getaddr) and
+	// connects to it.
+	ref := readSummary(t)
+	a := newNode(t, nodeOpts{restore: true})
+	b := newNode(t, nodeOpts{seeds: []string{a.addr()}})
+	c := newNode(t, nodeOpts{seeds: []string{b.addr()}, cfg: func(c *Config) { c.MinPeers = 1 }})
+	require.Eventually(t, func() bool { return c.chain.BlockHeight() == ref.Height }, waitFor, 10*time.Millisecond)
+	requireSameChain(t, a, c, ref)
+	require.Eventually(t, func() bool { return c.handshaked() == 2 }, waitFor, 10*time.Millisecond)
+}
+
+// someTx returns a transaction of the reference chain.
+func someTx(t *testing.T, n *node) *transaction.Transaction {
+	for i := uint32(1); i <= n.chain.BlockHeight(); i++ {
+		b, err := n.chain.GetBlockByIndex(i)
+		require.NoError(t, err)
+		if len(b.Transactions) > 0 {
+			return b.Transactions[0]
+		}
+	}
+	t.Fatal("no transaction in the reference chain")
+	return nil
+}
+
+func TestTxRelay(t *testing.T) {
+	src := openChain(t, true)
+	defer src.Close()
+	txs := []*transaction.Transaction{}
+	for i := uint32(1); i <= src.BlockHeight(); i++ {
+		b, err := src.GetBlockByIndex(i)
+		require.NoError(t, err)
+		txs = append(txs, b.Transactions...)
+	}
+	require.NotEmpty(t, txs)
+
+	// a ← b ← c in a line; b relays what it receives.
+	a := newNode(t, nodeOpts{})
+	b := newNode(t, nodeOpts{seeds: []string{a.addr()}})
+	c := newNode(t, nodeOpts{seeds: []string{b.addr()}})
+	b.pool.relay = func(tx *transaction.Transaction) { b.srv.RelayTxs(false, tx.Hash()) }
+	require.Eventually(t, func() bool { return b.handshaked() == 2 && c.handshaked() == 1 }, waitFor, 10*time.Millisecond)
+
+	hashes := make([]util.Uint256, len(txs))
+	for i, tx := range txs {
+		a.pool.add(tx)
+		hashes[i] = tx.Hash()
+	}
+	a.srv.RelayTxs(true, hashes...)
+	require.Eventually(t, func() bool { return c.pool.len() == len(txs) }, waitFor, 10*time.Millisecond)
+	require.Equal(t, len(txs), b.pool.len())
+	for _, h := range hashes {
+		got, ok := c.pool.GetTx(h)
+		require.True(t, ok)
+		require.Equal(t, h, got.Hash())
+	}
+}
+
+func TestShutdownLeavesNoGoroutine(t *testing.T) {
+	base := runtime.NumGoroutine()
+	a := newNode(t, nodeOpts{restore: true})
+	b := newNode(t, nodeOpts{seeds: []string{a.addr()}})
+	c := newNode(t, nodeOpts{seeds: []string{a.addr(), b.addr()}})
+	require.Eventually(t, func() bool { return c.handshaked() == 2 && c.chain.BlockHeight() == a.chain.BlockHeight() },
+		waitFor, 10*time.Millisecond)
+	require.Greater(t, runtime.NumGoroutine(), base+3*4)
+	done := make(chan struct{})
+	go func() {
+		c.stop()
+		b.stop()
+		a.stop()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(15 * time.Second):
+		t.Fatal("shutdown took more than 15 s")
+	}
+	goroutinesSettle(t, base)
+}
