@@ -84,7 +84,7 @@ type peer struct {
 		version     *payload.Version
 		pingSent    time.Time // zero: no ping outstanding
 		lastPing    time.Time
-		getAddrSent int       // outstanding getaddr requests
+		getAddrSent int // outstanding getaddr requests
 	}
 }
 
