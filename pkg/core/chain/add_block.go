@@ -71,7 +71,8 @@ func (c *Chain) addBlock(b *block.Block, verify bool) error {
 	return nil
 }
 
-// verifyBlock checks b against the current tip.
+// verifyBlock checks b against the current tip: header, limits and, with
+// VerifyTransactions, every transaction.
 func (c *Chain) verifyBlock(b *block.Block) error {
 	pico, err := c.exec.execFeeFactor(c.dao)
 	if err != nil {
@@ -83,7 +84,15 @@ func (c *Chain) verifyBlock(b *block.Block) error {
 	if err := c.hv.verifyHeader(&b.Header, prev, pico); err != nil {
 		return err
 	}
-	return checkBlockLimits(b, c.proto.MaxBlockSize, c.proto.MaxTransactionsPerBlock)
+	if err := checkBlockLimits(b, c.proto.MaxBlockSize, c.proto.MaxTransactionsPerBlock); err != nil {
+		return err
+	}
+	// A chain without natives (the persistence tests' scripted executor)
+	// has no state to verify transactions against.
+	if c.proto.VerifyTransactions && c.cfg.Natives != nil {
+		return c.verifyBlockTxs(b)
+	}
+	return nil
 }
 
 // storeLedger writes the block, its transactions and their logs into the
@@ -137,7 +146,11 @@ func (c *Chain) persistBlock(b *block.Block) (util.Uint256, error) {
 	if c.cfg.OnStorageChanges != nil {
 		c.cfg.OnStorageChanges(b.Index, storageChanges(puts, dels, old))
 	}
-	if _, err := c.cache.Persist(); err != nil {
+	persist := c.cache.Persist
+	if c.cfg.PersistSync {
+		persist = c.cache.PersistSync
+	}
+	if _, err := persist(); err != nil {
 		return util.Uint256{}, err
 	}
 	for _, tx := range b.Transactions {

@@ -46,6 +46,10 @@ type Config struct {
 	// changes (neo-go's SaveStorageBatch, used by db restore --dump). It is
 	// called from AddBlock before AddBlock returns.
 	OnStorageChanges func(index uint32, changes []StorageChange)
+	// PersistSync writes every block to the store before AddBlock returns
+	// instead of in the background while the next block executes (for
+	// measurements and debugging; slower).
+	PersistSync bool
 
 	// executor replaces the interop-based execution in tests of the
 	// persistence machinery.

@@ -58,7 +58,7 @@ func mustScript(syscall string) []byte {
 // execFeeFactor is the factor of verifications at the current height (no
 // persisting block).
 func (e *interopExecutor) execFeeFactor(d *dao.DAO) (int64, error) {
-	return e.runFeeFactor(d, e.c.BlockHeight(), trigger.Verification)
+	return e.c.verificationFeeFactor(d)
 }
 
 // runFeeFactorer is implemented by native sets that know the reference's
