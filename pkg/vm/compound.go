@@ -65,15 +65,10 @@ func opPack(v *VM, c *Context, op opcode.Opcode, _ []byte) {
 	if size < 0 || size > c.sh.estack.Len() {
 		v.fail(fmt.Errorf("%w: array size %d", ErrOutOfRange, size))
 	}
-	items := make([]stackitem.Item, size)
+	a := stackitem.MakeArray(size, op == opcode.PACKSTRUCT)
+	items := a.Items()
 	for i := range items {
 		items[i] = v.popNoRef(c).item()
-	}
-	var a *stackitem.Array
-	if op == opcode.PACKSTRUCT {
-		a = stackitem.NewStruct(items)
-	} else {
-		a = stackitem.NewArray(items)
 	}
 	v.rc.AdjustOwn(a, 1)
 	c.sh.estack.pushCounted(elem{it: a}, 1)
@@ -138,15 +133,10 @@ func opNewArray(v *VM, c *Context, op opcode.Opcode, arg []byte) {
 			fill = stackitem.ByteString{}
 		}
 	}
-	items := make([]stackitem.Item, n)
+	a := stackitem.MakeArray(n, op == opcode.NEWSTRUCT)
+	items := a.Items()
 	for i := range items {
 		items[i] = fill
-	}
-	var a *stackitem.Array
-	if op == opcode.NEWSTRUCT {
-		a = stackitem.NewStruct(items)
-	} else {
-		a = stackitem.NewArray(items)
 	}
 	v.rc.AdjustOwn(a, 1)
 	c.sh.estack.pushCounted(elem{it: a}, n+1)

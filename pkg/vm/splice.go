@@ -11,7 +11,7 @@ func init() {
 	handlers[opcode.NEWBUFFER] = func(v *VM, c *Context, _ opcode.Opcode, _ []byte) {
 		n := v.popInt32(c)
 		v.checkItemSize(n)
-		c.sh.estack.push(elem{it: stackitem.NewBuffer(make([]byte, n))})
+		c.sh.estack.push(elem{it: stackitem.MakeBuffer(n)})
 	}
 	handlers[opcode.MEMCPY] = opMemcpy
 	handlers[opcode.CAT] = opCat
@@ -53,10 +53,11 @@ func opCat(v *VM, c *Context, _ opcode.Opcode, _ []byte) {
 	x1 := v.bytesOf(v.pop(c))
 	n := len(x1) + len(x2)
 	v.checkItemSize(n)
-	r := make([]byte, n)
+	buf := stackitem.MakeBuffer(n)
+	r, _ := buf.Bytes() // a Buffer always has bytes
 	copy(r, x1)
 	copy(r[len(x1):], x2)
-	c.sh.estack.push(elem{it: stackitem.NewBuffer(r)})
+	c.sh.estack.push(elem{it: buf})
 }
 
 func opSubstr(v *VM, c *Context, _ opcode.Opcode, _ []byte) {
@@ -66,9 +67,10 @@ func opSubstr(v *VM, c *Context, _ opcode.Opcode, _ []byte) {
 	if index+count > len(x) {
 		v.fail(fmt.Errorf("%w: SUBSTR range %d+%d/%d", ErrOutOfRange, index, count, len(x)))
 	}
-	r := make([]byte, count)
+	buf := stackitem.MakeBuffer(count)
+	r, _ := buf.Bytes() // a Buffer always has bytes
 	copy(r, x[index:])
-	c.sh.estack.push(elem{it: stackitem.NewBuffer(r)})
+	c.sh.estack.push(elem{it: buf})
 }
 
 func opLeftRight(v *VM, c *Context, op opcode.Opcode, _ []byte) {
@@ -77,11 +79,12 @@ func opLeftRight(v *VM, c *Context, op opcode.Opcode, _ []byte) {
 	if count > len(x) {
 		v.fail(fmt.Errorf("%w: %s count %d/%d", ErrOutOfRange, op, count, len(x)))
 	}
-	r := make([]byte, count)
+	buf := stackitem.MakeBuffer(count)
+	r, _ := buf.Bytes() // a Buffer always has bytes
 	if op == opcode.LEFT {
 		copy(r, x[:count])
 	} else {
 		copy(r, x[len(x)-count:])
 	}
-	c.sh.estack.push(elem{it: stackitem.NewBuffer(r)})
+	c.sh.estack.push(elem{it: buf})
 }

@@ -19,6 +19,25 @@ type Array struct {
 // NewArray returns an Array holding items (not copied).
 func NewArray(items []Item) *Array { return &Array{items: items} }
 
+// MakeArray returns an Array (a Struct if isStruct) of n nil items for
+// the caller to fill before use; a small one comes in one allocation with
+// its storage.
+func MakeArray(n int, isStruct bool) *Array {
+	if n <= smallArrayLen {
+		x := &smallArray{}
+		x.a.items, x.a.isStruct = x.buf[:n], isStruct
+		return &x.a
+	}
+	return &Array{items: make([]Item, n), isStruct: isStruct}
+}
+
+const smallArrayLen = 4
+
+type smallArray struct {
+	a   Array
+	buf [smallArrayLen]Item
+}
+
 // NewStruct returns a Struct holding items (not copied).
 func NewStruct(items []Item) *Array { return &Array{items: items, isStruct: true} }
 

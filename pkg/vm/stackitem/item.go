@@ -162,6 +162,24 @@ type Buffer struct{ b []byte }
 // NewBuffer wraps b (not copied).
 func NewBuffer(b []byte) *Buffer { return &Buffer{b: b} }
 
+// MakeBuffer returns a Buffer of n zero bytes; a small one comes in one
+// allocation with its bytes.
+func MakeBuffer(n int) *Buffer {
+	if n <= smallBufferLen {
+		x := &smallBuffer{}
+		x.buf.b = x.data[:n:n]
+		return &x.buf
+	}
+	return &Buffer{b: make([]byte, n)}
+}
+
+const smallBufferLen = 40 // a prefix and a hash, a typical storage key
+
+type smallBuffer struct {
+	buf  Buffer
+	data [smallBufferLen]byte
+}
+
 // Type implements Item.
 func (*Buffer) Type() Type { return BufferT }
 
