@@ -46,6 +46,10 @@ type VM struct {
 	SyscallHandler SyscallHandler
 	// CallTHandler runs CALLT; nil makes every CALLT FAULT.
 	CallTHandler CallTHandler
+	// Host is an opaque value for the handlers (the interop layer keeps its
+	// Context here, so that its handlers can be plain functions and
+	// creating a VM allocates no closures).
+	Host any
 	// OnContextUnloaded, if set, runs after a context left the invocation
 	// stack (on RET, after its results were copied to the caller, or while
 	// an exception unwinds through it). An error FAULTs the VM with that

@@ -178,13 +178,21 @@ func NewContext(cfg Config, d *dao.DAO) *Context {
 	} else {
 		ic.vm = vm.NewWithLimits(cfg.VMLimits)
 	}
-	ic.vm.SyscallHandler = ic.syscall
-	ic.vm.CallTHandler = ic.callT
-	ic.vm.OnContextUnloaded = ic.contextUnloaded
+	ic.vm.Host = ic
+	ic.vm.SyscallHandler = hostSyscall
+	ic.vm.CallTHandler = hostCallT
+	ic.vm.OnContextUnloaded = hostContextUnloaded
 	ic.vm.SetHardforkChecker(ic.opcodeHardforkEnabled)
 	ic.vm.SetExecPicoFeeFactor(cfg.ExecFeeFactor)
 	ic.vm.SetGasLimit(cfg.GasLimit)
 	return ic
+}
+
+// The VM hooks: plain functions finding the Context in VM.Host.
+func hostSyscall(v *vm.VM, id uint32) error { return v.Host.(*Context).syscall(v, id) }
+func hostCallT(v *vm.VM, tok uint16) error  { return v.Host.(*Context).callT(v, tok) }
+func hostContextUnloaded(v *vm.VM, ctx *vm.Context) error {
+	return v.Host.(*Context).contextUnloaded(v, ctx)
 }
 
 // VM returns the VM.
