@@ -1,7 +1,6 @@
 package mempool
 
 import (
-	"math/big"
 	"testing"
 
 	"github.com/n3d-io/n3d/pkg/util"
@@ -14,7 +13,7 @@ func checkInvariants(t *testing.T, p *Pool) {
 	p.mu.RLock()
 	defer p.mu.RUnlock()
 	require.Equal(t, len(p.byHash), p.list.len())
-	fees := map[util.Uint160]*big.Int{}
+	fees := map[util.Uint160]amount{}
 	oracle := map[uint64]util.Uint256{}
 	conflicts := map[util.Uint256]map[*item]bool{}
 	var prev *item
@@ -24,10 +23,7 @@ func checkInvariants(t *testing.T, p *Pool) {
 			require.Positive(t, prev.cmp(it))
 		}
 		prev = it
-		if fees[it.sender] == nil {
-			fees[it.sender] = new(big.Int)
-		}
-		fees[it.sender].Add(fees[it.sender], big.NewInt(it.fee))
+		fees[it.sender] = fees[it.sender].add(it.fee)
 		if it.oracle {
 			_, dup := oracle[it.oracleID]
 			require.False(t, dup)
@@ -43,7 +39,7 @@ func checkInvariants(t *testing.T, p *Pool) {
 	})
 	require.Len(t, p.fees.fees, len(fees))
 	for a, f := range fees {
-		require.Zero(t, f.Cmp(p.fees.fees[a]), "fees of %s", a.String())
+		require.Equal(t, f, p.fees.fees[a], "fees of %s", a.String())
 	}
 	require.Equal(t, oracle, p.fees.oracle)
 	require.Len(t, p.conflicts, len(conflicts))

@@ -3,7 +3,6 @@ package mempool
 import (
 	"fmt"
 	"math"
-	"math/big"
 
 	"github.com/n3d-io/n3d/pkg/util"
 )
@@ -13,17 +12,17 @@ import (
 // to and the oracle requests they answer. Sender balances are read from
 // the ledger once per height and cached.
 type feeContext struct {
-	fees     map[util.Uint160]*big.Int
+	fees     map[util.Uint160]amount
 	oracle   map[uint64]util.Uint256
-	balances map[util.Uint160]*big.Int
+	balances map[util.Uint160]amount
 	height   uint32 // height the cached balances were read at
 }
 
 func newFeeContext() feeContext {
 	return feeContext{
-		fees:     make(map[util.Uint160]*big.Int),
+		fees:     make(map[util.Uint160]amount),
 		oracle:   make(map[uint64]util.Uint256),
-		balances: make(map[util.Uint160]*big.Int),
+		balances: make(map[util.Uint160]amount),
 	}
 }
 
@@ -35,12 +34,7 @@ func (f *feeContext) reset() {
 
 // add records a pooled item.
 func (f *feeContext) add(it *item) {
-	s := f.fees[it.sender]
-	if s == nil {
-		s = new(big.Int)
-		f.fees[it.sender] = s
-	}
-	s.Add(s, big.NewInt(it.fee))
+	f.fees[it.sender] = f.fees[it.sender].add(it.fee)
 	if it.oracle {
 		f.oracle[it.oracleID] = it.hash
 	}
@@ -48,9 +42,11 @@ func (f *feeContext) add(it *item) {
 
 // remove forgets a pooled item.
 func (f *feeContext) remove(it *item) {
-	if s := f.fees[it.sender]; s != nil {
-		if s.Sub(s, big.NewInt(it.fee)).Sign() <= 0 {
+	if s, ok := f.fees[it.sender]; ok {
+		if s = s.sub(it.fee); s.isZero() {
 			delete(f.fees, it.sender)
+		} else {
+			f.fees[it.sender] = s
 		}
 	}
 	if it.oracle && f.oracle[it.oracleID] == it.hash {
@@ -60,7 +56,7 @@ func (f *feeContext) remove(it *item) {
 
 // balance returns acc's GAS at height h, from the cache when it was read
 // at h.
-func (f *feeContext) balance(l Ledger, h uint32, acc util.Uint160) (*big.Int, error) {
+func (f *feeContext) balance(l Ledger, h uint32, acc util.Uint160) (amount, error) {
 	if h != f.height {
 		clear(f.balances)
 		f.height = h
@@ -68,10 +64,11 @@ func (f *feeContext) balance(l Ledger, h uint32, acc util.Uint160) (*big.Int, er
 	if b, ok := f.balances[acc]; ok {
 		return b, nil
 	}
-	b, err := l.GASBalance(acc)
+	bb, err := l.GASBalance(acc)
 	if err != nil {
-		return nil, fmt.Errorf("mempool: GAS balance of %s: %w", acc.String(), err)
+		return amount{}, fmt.Errorf("mempool: GAS balance of %s: %w", acc.String(), err)
 	}
+	b := amountOf(bb)
 	f.balances[acc] = b
 	return b, nil
 }
@@ -86,17 +83,18 @@ func (p *Pool) checkFundsLocked(it *item, victims []*item, height uint32) error 
 	if err != nil {
 		return err
 	}
-	need := big.NewInt(it.fee)
-	if s := p.fees.fees[it.sender]; s != nil {
-		need.Add(need, s)
-	}
+	// balance + replaced >= fee + pooled, kept non-negative on both sides
+	// (a victim named twice is deducted twice, as by the reference).
+	need := p.fees.fees[it.sender].add(it.fee)
+	var freed amount
 	for _, v := range victims {
 		if v.sender == it.sender {
-			need.Sub(need, big.NewInt(v.fee))
+			freed = freed.add(v.fee)
 		}
 	}
-	if bal.Cmp(need) < 0 {
-		return fmt.Errorf("%w: %s has %s GAS, needs %s", ErrInsufficientFunds, it.sender.String(), bal, need)
+	if bal.plus(freed).cmp(need) < 0 {
+		return fmt.Errorf("%w: %s has %s GAS, needs %s (%s freed)", ErrInsufficientFunds,
+			it.sender.String(), bal, need, freed)
 	}
 	if it.oracle {
 		if other, ok := p.fees.oracle[it.oracleID]; ok {

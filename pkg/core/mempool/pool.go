@@ -222,15 +222,7 @@ func (p *Pool) Top(n int) []*transaction.Transaction {
 	if n < 0 || n > p.list.len() {
 		n = p.list.len()
 	}
-	res := make([]*transaction.Transaction, 0, n)
-	p.list.each(func(it *item) bool {
-		if len(res) == n {
-			return false
-		}
-		res = append(res, it.tx)
-		return true
-	})
-	return res
+	return p.list.appendTxs(make([]*transaction.Transaction, 0, n), n)
 }
 
 // insertLocked adds it to every index (REQUIRES: mu).

@@ -157,6 +157,9 @@ func TestConcurrentAddRemove(t *testing.T) {
 				if err := p.Add(tx, l.BlockHeight()); err == nil {
 					mine = append(mine, tx.Hash())
 				}
+				if len(mine) == 0 {
+					continue
+				}
 				switch r.IntN(10) {
 				case 0:
 					p.Remove(mine[r.IntN(len(mine))])
