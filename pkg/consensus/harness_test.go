@@ -1,0 +1,405 @@
+package consensus
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zaptest"
+
+	"github.com/n3d-io/n3d/pkg/config"
+	"github.com/n3d-io/n3d/pkg/core/block"
+	"github.com/n3d-io/n3d/pkg/core/chain"
+	"github.com/n3d-io/n3d/pkg/core/transaction"
+	"github.com/n3d-io/n3d/pkg/crypto/keys"
+	"github.com/n3d-io/n3d/pkg/network/payload"
+	"github.com/n3d-io/n3d/pkg/smartcontract/scripts"
+	"github.com/n3d-io/n3d/pkg/storage"
+	"github.com/n3d-io/n3d/pkg/util"
+	"github.com/n3d-io/n3d/pkg/wallet"
+)
+
+// testTimePerBlock keeps the in-process networks fast.
+const testTimePerBlock = 150 * time.Millisecond
+
+// privnetWallets are neo-go's privnet wallets (pkg/wallet/testdata) and
+// their published passwords: the four standby validators of
+// config/protocol.privnet.yml.
+var privnetWallets = []struct{ file, password string }{
+	{"neogo_wallet1.json", "one"},
+	{"neogo_wallet2.json", "two"},
+	{"neogo_wallet3.json", "three"},
+	{"neogo_wallet4.json", "four"},
+}
+
+var validatorKeys = sync.OnceValues(func() ([]*keys.PrivateKey, error) {
+	var out []*keys.PrivateKey
+	for _, w := range privnetWallets {
+		wl, err := wallet.Open(filepath.Join("..", "wallet", "testdata", w.file))
+		if err != nil {
+			return nil, err
+		}
+		ks, err := KeysFromWallet(wl, w.password)
+		if err != nil {
+			return nil, err
+		}
+		if len(ks) != 1 {
+			return nil, fmt.Errorf("%s: %d keys", w.file, len(ks))
+		}
+		out = append(out, ks[0])
+	}
+	return out, nil
+})
+
+func loadConfig(t testing.TB, name string) config.Config {
+	cfg, err := config.LoadFile(filepath.Join("..", "..", "config", name), "")
+	require.NoError(t, err)
+	return cfg
+}
+
+func testLogger(t testing.TB) *zap.Logger {
+	if os.Getenv("CONSENSUS_TEST_LOG") != "" {
+		return zaptest.NewLogger(t)
+	}
+	return zap.NewNop()
+}
+
+// testPool is a mempool stand-in: insertion order is priority order.
+type testPool struct {
+	mu  sync.Mutex
+	txs []*transaction.Transaction
+}
+
+func (p *testPool) add(txs ...*transaction.Transaction) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.txs = append(p.txs, txs...)
+}
+
+func (p *testPool) verified() []*transaction.Transaction {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]*transaction.Transaction(nil), p.txs...)
+}
+
+func (p *testPool) get(h util.Uint256) (*transaction.Transaction, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, tx := range p.txs {
+		if tx.Hash() == h {
+			return tx, true
+		}
+	}
+	return nil, false
+}
+
+// removeBlock drops the block's transactions, as the mempool does.
+func (p *testPool) removeBlock(b *block.Block) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	in := map[util.Uint256]bool{}
+	for _, tx := range b.Transactions {
+		in[tx.Hash()] = true
+	}
+	kept := p.txs[:0]
+	for _, tx := range p.txs {
+		if !in[tx.Hash()] {
+			kept = append(kept, tx)
+		}
+	}
+	p.txs = kept
+}
+
+// testNode is one validator: its chain, pool and (re)startable service.
+type testNode struct {
+	net     *testNet
+	name    string
+	key     *keys.PrivateKey
+	chain   *chain.Chain
+	natives *chain.NativeSet
+	pool    *testPool
+
+	muted   atomic.Bool // outgoing payloads are dropped
+	running atomic.Bool
+	svc     *Service
+	cancel  context.CancelFunc
+	done    chan error
+	inbox   chan *payload.Extensible
+}
+
+// testNet is an in-process network: broadcast reaches every running
+// node through its inbox (as a P2P server would queue it), blocks are
+// relayed to the running nodes, transaction requests are served from
+// every pool.
+type testNet struct {
+	t     *testing.T
+	cfg   config.Config
+	nodes []*testNode
+	mu    sync.Mutex // guards all and sent
+	all   map[util.Uint256]*transaction.Transaction
+	sent  map[MessageType]int // payloads broadcast, by type
+}
+
+func newTestNet(t *testing.T, cfgName string, keys []*keys.PrivateKey) *testNet {
+	n := &testNet{t: t, cfg: loadConfig(t, cfgName), all: map[util.Uint256]*transaction.Transaction{},
+		sent: map[MessageType]int{}}
+	for i, k := range keys {
+		n.nodes = append(n.nodes, n.newNode(fmt.Sprintf("node%d", i), k))
+	}
+	return n
+}
+
+func (n *testNet) newNode(name string, k *keys.PrivateKey) *testNode {
+	proto := n.cfg.ProtocolConfiguration
+	ns, err := chain.NewNativeSet(&proto)
+	require.NoError(n.t, err)
+	c, err := chain.Open(chain.Config{Protocol: proto, Ledger: n.cfg.ApplicationConfiguration.Ledger,
+		Store: storage.NewMemoryStore(), Natives: ns, BloomCapacity: 1000})
+	require.NoError(n.t, err)
+	n.t.Cleanup(func() { _ = c.Close() })
+	return &testNode{net: n, name: name, key: k, chain: c, natives: ns, pool: new(testPool)}
+}
+
+func (nd *testNode) nextBlockValidators() (keys.PublicKeys, error) {
+	raw, err := nd.natives.Governance.NEO.NextBlockValidators(nd.chain.DAO())
+	if err != nil {
+		return nil, err
+	}
+	out := make(keys.PublicKeys, len(raw))
+	for i, b := range raw {
+		if out[i], err = keys.NewPublicKeyFromBytes(b); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func (nd *testNode) config() Config {
+	proto := nd.net.cfg.ProtocolConfiguration
+	proto.MaxTimePerBlock = 0
+	return Config{
+		Logger:                  testLogger(nd.net.t).Named(nd.name),
+		Protocol:                proto,
+		Keys:                    []*keys.PrivateKey{nd.key},
+		Ledger:                  nd.chain,
+		NextBlockValidators:     nd.nextBlockValidators,
+		TimePerBlock:            func() time.Duration { return testTimePerBlock },
+		GetVerifiedTransactions: nd.pool.verified,
+		GetPooledTransaction:    nd.pool.get,
+		VerifyTx:                nd.chain.VerifyTx,
+		ProcessBlock:            nd.processBlock,
+		Broadcast:               nd.broadcast,
+		RequestTx:               nd.requestTx,
+	}
+}
+
+// start runs a fresh service on the node's chain.
+func (nd *testNode) start() {
+	svc, err := New(nd.config())
+	require.NoError(nd.net.t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	nd.svc, nd.cancel, nd.done = svc, cancel, make(chan error, 1)
+	nd.inbox = make(chan *payload.Extensible, 10000)
+	inbox := nd.inbox
+	go func() { nd.done <- svc.Run(ctx) }()
+	go func() {
+		for {
+			select {
+			case e := <-inbox:
+				if err := svc.OnPayload(e); err != nil && !errors.Is(err, ErrNotRunning) {
+					nd.net.t.Errorf("%s: payload refused: %v", nd.name, err)
+				}
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	nd.running.Store(true)
+	nd.net.t.Cleanup(nd.stop)
+}
+
+// stop stops the service and waits for Run to return nil.
+func (nd *testNode) stop() {
+	if !nd.running.CompareAndSwap(true, false) {
+		return
+	}
+	nd.cancel()
+	select {
+	case err := <-nd.done:
+		require.NoError(nd.net.t, err)
+	case <-time.After(5 * time.Second):
+		nd.net.t.Errorf("%s: Run did not return", nd.name)
+	}
+}
+
+func (nd *testNode) broadcast(e *payload.Extensible) {
+	if nd.muted.Load() {
+		return
+	}
+	raw := encode(nd.net.t, e)
+	nd.net.mu.Lock()
+	nd.net.sent[MessageType(e.Data[0])]++
+	nd.net.mu.Unlock()
+	for _, o := range nd.net.nodes {
+		if o == nd || !o.running.Load() {
+			continue
+		}
+		cp := new(payload.Extensible)
+		decode(nd.net.t, raw, cp)
+		select {
+		case o.inbox <- cp:
+		default:
+			nd.net.t.Errorf("%s: inbox full", o.name)
+		}
+	}
+}
+
+// processBlock adds the agreed block and relays a copy to the others.
+func (nd *testNode) processBlock(b *block.Block) error {
+	if err := nd.chain.AddBlock(b); err != nil {
+		return err
+	}
+	nd.pool.removeBlock(b)
+	raw := encode(nd.net.t, b)
+	for _, o := range nd.net.nodes {
+		if o == nd || !o.running.Load() {
+			continue
+		}
+		go func() {
+			cp, err := block.NewBlockFromBytes(raw)
+			if err != nil {
+				nd.net.t.Errorf("relay: %v", err)
+				return
+			}
+			if o.chain.BlockHeight()+1 == cp.Index {
+				if err := o.chain.AddBlock(cp); err == nil {
+					o.pool.removeBlock(cp)
+				}
+			}
+			if o.running.Load() {
+				o.svc.NotifyBlock()
+			}
+		}()
+	}
+	return nil
+}
+
+func (nd *testNode) requestTx(hashes ...util.Uint256) {
+	for _, h := range hashes {
+		nd.net.mu.Lock()
+		tx := nd.net.all[h]
+		nd.net.mu.Unlock()
+		if tx != nil {
+			svc := nd.svc
+			go svc.OnTransaction(tx)
+		}
+	}
+}
+
+// syncFrom adds the blocks of src that nd misses, as P2P sync would.
+func (nd *testNode) syncFrom(src *testNode) {
+	for h := nd.chain.BlockHeight() + 1; h <= src.chain.BlockHeight(); h++ {
+		b, err := src.chain.GetBlockByIndex(h)
+		require.NoError(nd.net.t, err)
+		cp, err := block.NewBlockFromBytes(encode(nd.net.t, b))
+		require.NoError(nd.net.t, err)
+		require.NoError(nd.net.t, nd.chain.AddBlock(cp))
+	}
+}
+
+// validatorIndex is the node's index among the sorted validators.
+func (nd *testNode) validatorIndex() int {
+	vals, err := nd.nextBlockValidators()
+	require.NoError(nd.net.t, err)
+	for i, v := range vals {
+		if v.Equal(nd.key.PublicKey()) {
+			return i
+		}
+	}
+	return -1
+}
+
+func (n *testNet) sentCount(t MessageType) int {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.sent[t]
+}
+
+func (n *testNet) startAll() {
+	for _, nd := range n.nodes {
+		nd.start()
+	}
+}
+
+// waitHeight waits until every given node's chain reaches h.
+func (n *testNet) waitHeight(h uint32, timeout time.Duration, nodes ...*testNode) {
+	if len(nodes) == 0 {
+		nodes = n.nodes
+	}
+	require.Eventually(n.t, func() bool {
+		for _, nd := range nodes {
+			if nd.chain.BlockHeight() < h {
+				return false
+			}
+		}
+		return true
+	}, timeout, 10*time.Millisecond, "height %d not reached", h)
+}
+
+// requireSameChains checks that the nodes hold the same blocks up to h.
+func (n *testNet) requireSameChains(h uint32, nodes ...*testNode) {
+	if len(nodes) == 0 {
+		nodes = n.nodes
+	}
+	for i := uint32(1); i <= h; i++ {
+		want, ok := nodes[0].chain.GetHeaderHash(i)
+		require.True(n.t, ok, "block %d", i)
+		for _, nd := range nodes[1:] {
+			got, ok := nd.chain.GetHeaderHash(i)
+			require.True(n.t, ok, "%s block %d", nd.name, i)
+			require.Equal(n.t, want, got, "%s block %d", nd.name, i)
+		}
+	}
+}
+
+// bftTransfer makes a transaction of the standby validators' BFT account
+// (which holds the genesis GAS) running a trivial script, signed by the
+// first M validators in key order.
+func (n *testNet) bftTransfer(nonce uint32, ks []*keys.PrivateKey) *transaction.Transaction {
+	pubs := make(keys.PublicKeys, len(ks))
+	for i, k := range ks {
+		pubs[i] = k.PublicKey()
+	}
+	m := scripts.BFTThreshold(len(pubs))
+	script, err := scripts.MultiSigContract(m, pubs)
+	require.NoError(n.t, err)
+	tx := &transaction.Transaction{Nonce: nonce, SystemFee: 1_000_000, NetworkFee: 100_000_000,
+		ValidUntilBlock: 1000, Script: []byte{0x11}, // PUSH1
+		Signers: []transaction.Signer{{Account: scripts.ScriptHash(script), Scopes: transaction.CalledByEntry}}}
+	_, ordered, ok := scripts.ParseMultiSigContract(script)
+	require.True(n.t, ok)
+	data := tx.SignData(uint32(n.cfg.ProtocolConfiguration.Magic))
+	var inv []byte
+	for _, pub := range ordered[:m] {
+		for _, k := range ks {
+			if k.PublicKey().Equal(pub) {
+				inv = append(inv, opPUSHDATA1, SignatureSize)
+				inv = append(inv, k.Sign(data)...)
+			}
+		}
+	}
+	tx.Witnesses = []transaction.Witness{{InvocationScript: inv, VerificationScript: script}}
+	tx.InvalidateCache()
+	n.mu.Lock()
+	n.all[tx.Hash()] = tx
+	n.mu.Unlock()
+	return tx
+}
