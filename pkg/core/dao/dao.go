@@ -75,8 +75,11 @@ func (d *DAO) get(key []byte) ([]byte, error) {
 	return v, nil
 }
 
+// scratch returns the key buffer with length n, at first big enough for
+// any storage key (prefix, id, 64-byte key) so appending one to it does
+// not reallocate.
 func (d *DAO) scratch(n int) []byte {
-	if cap(d.keyBuf) < n {
+	if cap(d.keyBuf) < max(n, 1) {
 		d.keyBuf = make([]byte, n, max(n, 1+4+64))
 	}
 	return d.keyBuf[:n]
