@@ -120,6 +120,13 @@ func TestRun(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- s.serve(ctx, lns) }()
+	// Start binds at once: the same address is taken now.
+	cfg2 := cfg
+	cfg2.RPC.Addresses = []string{lns[0].Addr().String()}
+	s2, err := New(cfg2, n.srv.chain, n.srv.natives)
+	require.NoError(t, err)
+	_, err = s2.Start(ctx)
+	require.Error(t, err)
 
 	resp, err := http.Post(url, "application/json", bytes.NewBufferString(`{"jsonrpc":"2.0","id":1,"method":"getblockcount"}`))
 	require.NoError(t, err)

@@ -142,6 +142,19 @@ func (s *Server) Run(ctx context.Context) error {
 	return s.serve(ctx, lns)
 }
 
+// Start listens on the configured addresses at once (a bind error is
+// returned here) and serves in the background until ctx ends; wait
+// returns what Run would.
+func (s *Server) Start(ctx context.Context) (wait func() error, err error) {
+	lns, err := s.listen()
+	if err != nil {
+		return nil, err
+	}
+	done := make(chan error, 1)
+	go func() { done <- s.serve(ctx, lns) }()
+	return func() error { return <-done }, nil
+}
+
 type listener struct {
 	net.Listener
 	tls bool
