@@ -1,0 +1,25 @@
+package txpipe
+
+import "errors"
+
+// Errors of Submit and SubmitWait.
+var (
+	// ErrKnown is a transaction already pooled or processed recently
+	// (a peer announcing it again is answered without any work).
+	ErrKnown = errors.New("txpipe: transaction already known")
+	// ErrInFlight is a transaction being processed already (Submit only:
+	// SubmitWait waits for that processing's verdict instead).
+	ErrInFlight = errors.New("txpipe: transaction already being processed")
+	// ErrQueueFull is a source whose queue is full, or a pipeline holding
+	// MaxQueued transactions.
+	ErrQueueFull = errors.New("txpipe: queue full")
+	// ErrPoolFull is a transaction the full pool would not take (checked
+	// before the verification is spent on it).
+	ErrPoolFull = errors.New("txpipe: the pool is full and the transaction would not fit")
+	// ErrStopped is a pipeline that is no longer running.
+	ErrStopped = errors.New("txpipe: stopped")
+	// ErrRunning is a second Run.
+	ErrRunning = errors.New("txpipe: already running")
+	// ErrBadConfig is an invalid Config.
+	ErrBadConfig = errors.New("txpipe: invalid configuration")
+)
