@@ -206,7 +206,8 @@ func TestShutdown(t *testing.T) {
 		require.NoError(t, h.pipe.Submit(Source(i+1), tx))
 		go func() { queued <- h.pipe.SubmitWait(context.Background(), tx) }()
 	}
-	require.Eventually(t, func() bool { return h.pipe.Queued() == 5 }, 5*time.Second, time.Millisecond)
+	// The dispatcher holds one, waiting for the busy worker.
+	require.Eventually(t, func() bool { return h.pipe.Queued() == 4 }, 5*time.Second, time.Millisecond)
 	require.ErrorIs(t, h.pipe.Run(ctx), ErrRunning)
 	cancel()
 	select {
