@@ -13,6 +13,8 @@ import (
 // env is what a command sees of the outside world; tests replace it.
 type env struct {
 	stdout, stderr io.Writer
+	// stdin feeds prompts (wallet passwords); nil means os.Stdin.
+	stdin io.Reader
 	// ready, when set, is called once the node is up and waiting for a
 	// signal (tests use it to know when to stop the node).
 	ready func()
@@ -49,7 +51,7 @@ func newApp(e *env) *cli.Command {
 		Commands: []*cli.Command{
 			nodeCommand(e),
 			dbCommand(e),
-			walletCommand(),
+			walletCommand(e),
 			versionCommand(e),
 		},
 	}

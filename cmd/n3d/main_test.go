@@ -258,12 +258,6 @@ func TestDBCommandsNotAvailable(t *testing.T) {
 	require.Contains(t, stderr, "nope.yml")
 }
 
-func TestWalletNotAvailable(t *testing.T) {
-	code, _, stderr := runCLI(t, "wallet", "init", "-w", "my.json")
-	require.Equal(t, 1, code)
-	require.Contains(t, stderr, "wallet init: not available yet")
-}
-
 func TestVersion(t *testing.T) {
 	code, out, _ := runCLI(t, "version")
 	require.Equal(t, 0, code)
