@@ -43,7 +43,7 @@ var privnetWallets = []struct{ file, password string }{
 var validatorKeys = sync.OnceValues(func() ([]*keys.PrivateKey, error) {
 	var out []*keys.PrivateKey
 	for _, w := range privnetWallets {
-		wl, err := wallet.Open(filepath.Join("..", "wallet", "testdata", w.file))
+		wl, err := openTestWallet(w.file)
 		if err != nil {
 			return nil, err
 		}
@@ -58,6 +58,10 @@ var validatorKeys = sync.OnceValues(func() ([]*keys.PrivateKey, error) {
 	}
 	return out, nil
 })
+
+func openTestWallet(file string) (*wallet.Wallet, error) {
+	return wallet.Open(filepath.Join("..", "wallet", "testdata", file))
+}
 
 func loadConfig(t testing.TB, name string) config.Config {
 	cfg, err := config.LoadFile(filepath.Join("..", "..", "config", name), "")
