@@ -1,0 +1,138 @@
+package txpipe
+
+import (
+	"context"
+	"crypto/rand"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/n3d-io/n3d/pkg/util"
+	"github.com/stretchr/testify/require"
+)
+
+func randomHash(t testing.TB) util.Uint256 {
+	var h util.Uint256
+	_, err := rand.Read(h[:])
+	require.NoError(t, err)
+	return h
+}
+
+// TestBatcherGroups: 100 hashes waiting when the batcher starts go out as
+// two full groups at once and the rest after the delay.
+func TestBatcherGroups(t *testing.T) {
+	type group struct {
+		hashes []util.Uint256
+		at     time.Time
+	}
+	var (
+		mu     sync.Mutex
+		groups []group
+	)
+	const delay = 50 * time.Millisecond
+	b := newBatcher(func(hs []util.Uint256) {
+		mu.Lock()
+		groups = append(groups, group{hs, time.Now()})
+		mu.Unlock()
+	}, delay)
+	var all []util.Uint256
+	for range 100 {
+		h := randomHash(t)
+		all = append(all, h)
+		b.add(h)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	start := time.Now()
+	go func() { b.run(ctx); close(done) }()
+	require.Eventually(t, func() bool { mu.Lock(); defer mu.Unlock(); return len(groups) == 3 }, 5*time.Second, time.Millisecond)
+	cancel()
+	<-done
+	require.Len(t, groups, 3)
+	require.Len(t, groups[0].hashes, MaxInvHashes)
+	require.Len(t, groups[1].hashes, MaxInvHashes)
+	require.Len(t, groups[2].hashes, 100-2*MaxInvHashes)
+	require.GreaterOrEqual(t, groups[2].at.Sub(start), delay)
+	var got []util.Uint256
+	for _, g := range groups {
+		got = append(got, g.hashes...)
+	}
+	require.Equal(t, all, got)
+}
+
+// TestBatcherFlushOnStop relays what waits when the context ends.
+func TestBatcherFlushOnStop(t *testing.T) {
+	var got [][]util.Uint256
+	b := newBatcher(func(hs []util.Uint256) { got = append(got, hs) }, time.Hour)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { b.run(ctx); close(done) }()
+	h := randomHash(t)
+	b.add(h)
+	time.Sleep(10 * time.Millisecond)
+	cancel()
+	<-done
+	require.Equal(t, [][]util.Uint256{{h}}, got)
+}
+
+func TestSchedRoundRobin(t *testing.T) {
+	s := newSched(3, 100)
+	// a: 3 jobs (a fourth refused), b: 1, c: 2.
+	for _, src := range []Source{1, 1, 1, 2, 3, 3} {
+		require.True(t, s.push(job{src: src}))
+	}
+	require.False(t, s.push(job{src: 1}))
+	var order []Source
+	for {
+		j, ok := s.pop()
+		if !ok {
+			break
+		}
+		order = append(order, j.src)
+	}
+	require.Equal(t, []Source{1, 2, 3, 1, 3, 1}, order)
+	require.Zero(t, s.n)
+	require.Empty(t, s.queues)
+	// Jobs of one source keep their order, and the fifo compacts.
+	s.perSource, s.maxQueued = 1000, 1000
+	for i := range 200 {
+		require.True(t, s.push(job{src: 9, hash: util.Uint256{byte(i)}}))
+	}
+	for i := range 200 {
+		j, ok := s.pop()
+		require.True(t, ok)
+		require.Equal(t, byte(i), j.hash[0])
+	}
+	require.Empty(t, s.drain())
+}
+
+func TestSeenSetRotation(t *testing.T) {
+	s, err := newSeenSet(100)
+	require.NoError(t, err)
+	first := make([]util.Uint256, 100)
+	for i := range first {
+		first[i] = randomHash(t)
+		require.NoError(t, s.add(first[i]))
+	}
+	for _, h := range first {
+		require.True(t, s.maybe(h)) // now in the previous generation
+	}
+	for range 100 {
+		require.NoError(t, s.add(randomHash(t)))
+	}
+	forgotten := 0
+	for _, h := range first {
+		if !s.maybe(h) {
+			forgotten++
+		}
+	}
+	// Two rotations later they are gone (but for false positives at 1e-6).
+	require.GreaterOrEqual(t, forgotten, 99)
+	fp := 0
+	for range 10000 {
+		if s.maybe(randomHash(t)) {
+			fp++
+		}
+	}
+	require.LessOrEqual(t, fp, 1)
+}
