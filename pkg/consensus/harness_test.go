@@ -206,8 +206,10 @@ func (nd *testNode) config() Config {
 }
 
 // start runs a fresh service on the node's chain.
-func (nd *testNode) start() {
-	svc, err := New(nd.config())
+func (nd *testNode) start() { nd.startWith(nd.config()) }
+
+func (nd *testNode) startWith(cfg Config) {
+	svc, err := New(cfg)
 	require.NoError(nd.net.t, err)
 	ctx, cancel := context.WithCancel(context.Background())
 	nd.svc, nd.cancel, nd.done = svc, cancel, make(chan error, 1)

@@ -145,3 +145,28 @@ func TestSingleValidatorProducesBlocks(t *testing.T) {
 	require.Equal(t, tx.Hash(), b1.Transactions[0].Hash())
 	require.Len(t, b1.Witness.InvocationScript, invocationSize)
 }
+
+// With MaxTimePerBlock (neo-go's dynamic block time) the primary waits
+// for a transaction instead of making empty blocks every TimePerBlock;
+// a mempool notification makes it propose at once. (dBFT proposes at
+// once on start, as neo-go does.)
+func TestMaxTimePerBlockWaitsForTransactions(t *testing.T) {
+	ks, err := validatorKeys()
+	require.NoError(t, err)
+	n := newTestNet(t, "protocol.privnet.single.yml", []*keys.PrivateKey{ks[0]})
+	nd := n.nodes[0]
+	cfg := nd.config()
+	cfg.Protocol.MaxTimePerBlock = time.Minute
+	nd.startWith(cfg)
+	n.waitHeight(1, 5*time.Second)
+	time.Sleep(5 * testTimePerBlock)
+	require.Equal(t, uint32(1), nd.chain.BlockHeight(), "no block without transactions")
+	tx := n.bftTransfer(1, ks[:1])
+	nd.pool.add(tx)
+	nd.svc.NotifyPoolTransaction()
+	n.waitHeight(2, 5*time.Second)
+	b, err := nd.chain.GetBlockByIndex(2)
+	require.NoError(t, err)
+	require.Len(t, b.Transactions, 1)
+	require.Equal(t, tx.Hash(), b.Transactions[0].Hash())
+}

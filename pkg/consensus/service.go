@@ -79,7 +79,7 @@ func New(cfg Config) (*Service, error) {
 		dbft.WithTimer[util.Uint256](tm),
 		dbft.WithTimePerBlock[util.Uint256](cfg.TimePerBlock),
 		dbft.WithGetKeyPair[util.Uint256](s.getKeyPair),
-		dbft.WithRequestTx[util.Uint256](cfg.RequestTx),
+		dbft.WithRequestTx[util.Uint256](s.requestTx),
 		dbft.WithStopTxFlow[util.Uint256](s.stopTxFlow),
 		dbft.WithGetTx[util.Uint256](s.getTx),
 		dbft.WithGetVerified[util.Uint256](s.getVerified),
@@ -102,7 +102,7 @@ func New(cfg Config) (*Service, error) {
 	if mt := cfg.Protocol.MaxTimePerBlock; mt > 0 {
 		opts = append(opts,
 			dbft.WithMaxTimePerBlock[util.Uint256](func() time.Duration { return mt }),
-			dbft.WithSubscribeForTxs[util.Uint256](func() { s.poolSub = true }))
+			dbft.WithSubscribeForTxs[util.Uint256](s.subscribeForTxs))
 	}
 	d, err := dbft.New[util.Uint256](opts...)
 	if err != nil {
@@ -238,6 +238,24 @@ func (s *Service) NotifyPoolTransaction() {
 	case s.poolWake <- struct{}{}:
 	default:
 	}
+}
+
+// requestTx opens OnTransaction before asking the network, so that no
+// answer is turned away.
+func (s *Service) requestTx(hashes ...util.Uint256) {
+	s.needTxs.Store(true)
+	s.cfg.RequestTx(hashes...)
+}
+
+// subscribeForTxs makes the next mempool transaction wake dBFT. A signal
+// from before the subscription is dropped: dBFT looks at the mempool
+// again right after subscribing.
+func (s *Service) subscribeForTxs() {
+	select {
+	case <-s.poolWake:
+	default:
+	}
+	s.poolSub = true
 }
 
 func (s *Service) stopTxFlow() {
