@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/n3d-io/n3d/pkg/encoding/address"
 	"github.com/n3d-io/n3d/pkg/rpc/result"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/stretchr/testify/require"
@@ -189,4 +191,31 @@ func TestRunErrors(t *testing.T) {
 	cfg.MaxBatchSize = -1
 	_, err = New(cfg, n.srv.chain, n.srv.natives)
 	require.ErrorIs(t, err, ErrConfig)
+}
+
+// TestConcurrentRequests runs reads, invocations and token requests from
+// several goroutines (run with -race).
+func TestConcurrentRequests(t *testing.T) {
+	n := node(t, "testblocks")
+	addr := "NVTiAjNgagDkTr5HTzDmQP9kPwPHN5BgVq"
+	h, err := address.StringToUint160(addr)
+	require.NoError(t, err)
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Go(func() {
+			for j := range 5 {
+				switch (i + j) % 4 {
+				case 0:
+					n.result(t, "getblock", j, true)
+				case 1:
+					n.result(t, "invokefunction", "neotoken", "balanceOf", []any{map[string]any{"type": "Hash160", "value": h.String()}})
+				case 2:
+					n.result(t, "getnep17transfers", addr, 0, 1<<62)
+				case 3:
+					n.result(t, "getstorage", -5, "Cw==")
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
