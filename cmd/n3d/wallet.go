@@ -69,6 +69,15 @@ func walletCommand(e *env) *cli.Command {
 			Action:    act(changePassword, false),
 		},
 		{
+			Name:      "convert",
+			Usage:     "Convert addresses from existing Neo Legacy NEP6-wallet to Neo N3 format",
+			UsageText: "n3d wallet convert -w legacywallet [--wallet-config path] -o n3wallet",
+			Flags: walletFlags(true, &cli.StringFlag{
+				Name: "out", Aliases: []string{"o"}, Required: true, Usage: "Where to write converted wallet",
+			}),
+			Action: act(convertWallet, false),
+		},
+		{
 			Name:      "create",
 			Aliases:   []string{"add"},
 			Usage:     "Add an account to the existing wallet",
