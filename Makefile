@@ -37,6 +37,11 @@ test-race:
 test-invariants:
 	$(GO) test -count=1 -tags invariants ./pkg/mpt/...
 
+# P2P interop with a real neo-go node (downloaded from PyPI, ~1-2 min):
+# each syncs the other on the conformance chain and on a generated chain.
+interop:
+	./scripts/neogo-interop.sh
+
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./...
 

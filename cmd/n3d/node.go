@@ -92,10 +92,15 @@ func (n *node) run(ctx context.Context) (err error) {
 		zap.Uint32("height", c.BlockHeight()),
 		zap.Stringer("hash", c.CurrentBlockHash()),
 		zap.Stringer("stateRoot", c.CurrentStateRoot()))
-	// P2P, RPC and consensus are not wired into the binary yet: say so
-	// rather than pretend.
-	n.log.Warn("P2P, RPC and consensus services are not wired into n3d yet: " +
-		"the node serves no peers, produces no blocks and waits for a signal")
+	stopNet, err := n.startNetwork(ctx, c)
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, stopNet()) }()
+	// RPC and consensus are not wired into the binary yet: say so rather
+	// than pretend.
+	n.log.Warn("RPC and consensus services are not wired into n3d yet: " +
+		"the node syncs and serves peers but produces no blocks")
 	if n.ready != nil {
 		n.ready()
 	}

@@ -38,30 +38,43 @@ type node struct {
 	stop  func()
 }
 
+// chainSpec names a network configuration and a chain dump of it.
+type chainSpec struct {
+	protocol string // neo-go/n3d YAML config holding the ProtocolConfiguration
+	acc      string // .acc dump
+}
+
+// refChain is the reference chain of the conformance data.
+func refChain(t testing.TB) chainSpec {
+	dir := conformance.Dir(t, "chains", testChain)
+	return chainSpec{protocol: filepath.Join(dir, "protocol.yml"), acc: filepath.Join(dir, testChain+".acc")}
+}
+
 // nodeOpts configure newNode.
 type nodeOpts struct {
-	restore bool          // restore the reference chain before starting
+	spec    *chainSpec    // the network (refChain when nil)
+	restore bool          // restore the chain dump before starting
 	seeds   []string      // addresses to dial
 	listen  string        // listen address (127.0.0.1:0 when empty)
 	cfg     func(*Config) // last changes to the server config
 }
 
-func protocolConfig(t testing.TB) config.Config {
-	cfg, err := config.LoadFile(filepath.Join(conformance.Dir(t, "chains", testChain), "protocol.yml"), "")
+func protocolConfig(t testing.TB, spec chainSpec) config.Config {
+	cfg, err := config.LoadFile(spec.protocol, "")
 	require.NoError(t, err)
 	return cfg
 }
 
-// openChain opens the reference network's chain, restored or at genesis.
-func openChain(t testing.TB, restore bool) *chain.Chain {
-	cfg := protocolConfig(t)
+// openChain opens the network's chain, restored or at genesis.
+func openChain(t testing.TB, spec chainSpec, restore bool) *chain.Chain {
+	cfg := protocolConfig(t, spec)
 	natives, err := chain.NewNativeSet(&cfg.ProtocolConfiguration)
 	require.NoError(t, err)
 	c, err := chain.Open(chain.Config{Protocol: cfg.ProtocolConfiguration, Ledger: cfg.ApplicationConfiguration.Ledger,
 		Store: storage.NewMemoryStore(), Natives: natives, BloomCapacity: 1000})
 	require.NoError(t, err)
 	if restore {
-		acc, err := os.ReadFile(filepath.Join(conformance.Dir(t, "chains", testChain), testChain+".acc"))
+		acc, err := os.ReadFile(spec.acc)
 		require.NoError(t, err)
 		_, err = chain.Restore(context.Background(), c, bytes.NewReader(acc), chain.RestoreOptions{})
 		require.NoError(t, err)
@@ -70,8 +83,8 @@ func openChain(t testing.TB, restore bool) *chain.Chain {
 }
 
 // testConfig is a server config with fast timers for loopback tests.
-func testConfig(t testing.TB, listen string) Config {
-	p := protocolConfig(t).ProtocolConfiguration
+func testConfig(t testing.TB, spec chainSpec, listen string) Config {
+	p := protocolConfig(t, spec).ProtocolConfiguration
 	if listen == "" {
 		listen = "127.0.0.1:0"
 	}
@@ -92,11 +105,15 @@ func testConfig(t testing.TB, listen string) Config {
 }
 
 func newNode(t testing.TB, o nodeOpts) *node {
-	n := &node{t: t, chain: openChain(t, o.restore), pool: newFakePool()}
+	spec := refChain(t)
+	if o.spec != nil {
+		spec = *o.spec
+	}
+	n := &node{t: t, chain: openChain(t, spec, o.restore), pool: newFakePool()}
 	var err error
 	n.queue, err = blockqueue.New(blockqueue.Config{Ledger: n.chain})
 	require.NoError(t, err)
-	cfg := testConfig(t, o.listen)
+	cfg := testConfig(t, spec, o.listen)
 	cfg.Seeds = o.seeds
 	cfg.Ledger, cfg.Blocks, cfg.Pool = n.chain, n.queue, n.pool
 	cfg.OnTransaction = n.pool.add

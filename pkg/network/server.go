@@ -77,7 +77,8 @@ func New(cfg Config) (*Server, error) {
 // Nonce is the identifier this node sends in its version.
 func (s *Server) Nonce() uint32 { return s.nonce }
 
-// Ready is closed once Run listens (or failed to).
+// Ready is closed once Run listens; it stays open when Run fails to
+// bind a listen address (Run then returns the error).
 func (s *Server) Ready() <-chan struct{} { return s.ready }
 
 // Addrs returns the bound listen addresses (after Ready).
@@ -99,7 +100,6 @@ func (s *Server) Run(ctx context.Context) error {
 		return errors.New("network: Run called twice")
 	}
 	if err := s.listen(ctx); err != nil {
-		close(s.ready)
 		return err
 	}
 	close(s.ready)

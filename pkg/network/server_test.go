@@ -137,7 +137,7 @@ func someTx(t *testing.T, n *node) *transaction.Transaction {
 }
 
 func TestTxRelay(t *testing.T) {
-	src := openChain(t, true)
+	src := openChain(t, refChain(t), true)
 	defer src.Close()
 	txs := []*transaction.Transaction{}
 	for i := uint32(1); i <= src.BlockHeight(); i++ {

@@ -128,9 +128,9 @@ func (y *syncer) request(now time.Time) {
 	}
 	y.mu.Unlock()
 	for _, o := range out {
-		if err := o.p.sendNew(qDirect, message.CmdGetBlockByIndex, &o.req); err != nil {
-			y.s.log.Debug("block request not sent", zap.Stringer("addr", o.p), zap.Error(err))
-		}
+		err := o.p.sendNew(qDirect, message.CmdGetBlockByIndex, &o.req)
+		y.s.log.Debug("blocks requested", zap.Stringer("addr", o.p), zap.Uint32("start", o.req.IndexStart),
+			zap.Int16("count", o.req.Count), zap.Error(err))
 	}
 }
 
