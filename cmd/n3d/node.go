@@ -100,7 +100,7 @@ func (n *node) run(ctx context.Context) (err error) {
 	// RPC and consensus are not wired into the binary yet: say so rather
 	// than pretend.
 	n.log.Warn("RPC and consensus services are not wired into n3d yet: " +
-		"the node syncs and serves peers but produces no blocks")
+		"the node syncs from and serves peers, produces no blocks and waits for a signal")
 	if n.ready != nil {
 		n.ready()
 	}
