@@ -1,6 +1,11 @@
 package txpipe
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+
+	"github.com/n3d-io/n3d/pkg/core/mempool"
+)
 
 // Errors of Submit and SubmitWait.
 var (
@@ -14,8 +19,9 @@ var (
 	// MaxQueued transactions.
 	ErrQueueFull = errors.New("txpipe: queue full")
 	// ErrPoolFull is a transaction the full pool would not take (checked
-	// before the verification is spent on it).
-	ErrPoolFull = errors.New("txpipe: the pool is full and the transaction would not fit")
+	// before the verification is spent on it); it wraps mempool.ErrOOM,
+	// the reference's OutOfMemory.
+	ErrPoolFull = fmt.Errorf("txpipe: not verified: %w", mempool.ErrOOM)
 	// ErrStopped is a pipeline that is no longer running.
 	ErrStopped = errors.New("txpipe: stopped")
 	// ErrRunning is a second Run.

@@ -156,7 +156,9 @@ func TestPoolFullSkipsVerification(t *testing.T) {
 	h := newHarness(t, 1, nil)
 	h.start(t)
 	require.NoError(t, h.pipe.SubmitWait(context.Background(), testTx(1, 1000)))
-	require.ErrorIs(t, h.pipe.SubmitWait(context.Background(), testTx(2, 1)), ErrPoolFull)
+	err := h.pipe.SubmitWait(context.Background(), testTx(2, 1))
+	require.ErrorIs(t, err, ErrPoolFull)
+	require.ErrorIs(t, err, mempool.ErrOOM)
 	require.EqualValues(t, 1, h.chain.calls.Load())
 	// A better one evicts the lowest.
 	require.NoError(t, h.pipe.SubmitWait(context.Background(), testTx(3, 10000)))
