@@ -40,6 +40,10 @@ type walletCtx struct {
 
 type walletAction func(context.Context, *walletCtx) error
 
+// actionMaker turns a walletAction into a command action; allowArgs lets
+// positional arguments through.
+type actionMaker func(f walletAction, allowArgs bool) cli.ActionFunc
+
 func walletCommand(e *env) *cli.Command {
 	act := func(f walletAction, allowArgs bool) cli.ActionFunc {
 		return func(ctx context.Context, cmd *cli.Command) error {
@@ -51,7 +55,17 @@ func walletCommand(e *env) *cli.Command {
 			return f(ctx, &walletCtx{cmd: cmd, out: e.stdout, in: newPrompter(e.stdin, e.stderr)})
 		}
 	}
-	cmds := []*cli.Command{
+	cmds := append(walletFileCommands(act), walletAccountCommands(act)...)
+	return &cli.Command{
+		Name:     "wallet",
+		Usage:    "Create, open and manage a Neo wallet",
+		Commands: append(cmds, onlineWalletCommands()...),
+	}
+}
+
+// walletFileCommands create, convert and print wallets.
+func walletFileCommands(act actionMaker) []*cli.Command {
+	return []*cli.Command{
 		{
 			Name:      "init",
 			Usage:     "Create a new wallet",
@@ -60,13 +74,6 @@ func walletCommand(e *env) *cli.Command {
 				Name: "account", Aliases: []string{"a"}, Usage: "Create a new account",
 			}),
 			Action: act(initWallet, false),
-		},
-		{
-			Name:      "change-password",
-			Usage:     "Change password for accounts",
-			UsageText: "n3d wallet change-password -w wallet [-a address]",
-			Flags:     walletFlags(false, addressFlag("Address to change password for", false)),
-			Action:    act(changePassword, false),
 		},
 		{
 			Name:      "convert",
@@ -105,6 +112,19 @@ func walletCommand(e *env) *cli.Command {
 			Action:    act(dumpKeys, false),
 		},
 		exportCommand(act),
+	}
+}
+
+// walletAccountCommands add, change and remove accounts.
+func walletAccountCommands(act actionMaker) []*cli.Command {
+	return []*cli.Command{
+		{
+			Name:      "change-password",
+			Usage:     "Change password for accounts",
+			UsageText: "n3d wallet change-password -w wallet [-a address]",
+			Flags:     walletFlags(false, addressFlag("Address to change password for", false)),
+			Action:    act(changePassword, false),
+		},
 		{
 			Name:      "import",
 			Usage:     "Import WIF of a standard signature contract",
@@ -140,11 +160,6 @@ func walletCommand(e *env) *cli.Command {
 			Flags:     walletFlags(true, forceFlag()),
 			Action:    act(stripKeys, false),
 		},
-	}
-	return &cli.Command{
-		Name:     "wallet",
-		Usage:    "Create, open and manage a Neo wallet",
-		Commands: append(cmds, onlineWalletCommands()...),
 	}
 }
 

@@ -91,7 +91,7 @@ func dumpKeys(_ context.Context, c *walletCtx) error {
 
 // exportCommand is `wallet export`: neo-go's current --format and its older
 // -d/--decrypt (WIF) both work.
-func exportCommand(act func(walletAction, bool) cli.ActionFunc) *cli.Command {
+func exportCommand(act actionMaker) *cli.Command {
 	return &cli.Command{
 		Name:      "export",
 		Usage:     "Export keys for address",
