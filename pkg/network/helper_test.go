@@ -35,6 +35,7 @@ type node struct {
 	queue *blockqueue.Queue
 	srv   *Server
 	pool  *fakePool
+	spec  chainSpec
 	stop  func()
 }
 
@@ -54,6 +55,8 @@ func refChain(t testing.TB) chainSpec {
 type nodeOpts struct {
 	spec    *chainSpec    // the network (refChain when nil)
 	restore bool          // restore the chain dump before starting
+	// restoreCount limits the restored blocks (0: all).
+	restoreCount uint32
 	seeds   []string      // addresses to dial
 	listen  string        // listen address (127.0.0.1:0 when empty)
 	cfg     func(*Config) // last changes to the server config
@@ -67,6 +70,12 @@ func protocolConfig(t testing.TB, spec chainSpec) config.Config {
 
 // openChain opens the network's chain, restored or at genesis.
 func openChain(t testing.TB, spec chainSpec, restore bool) *chain.Chain {
+	return openChainN(t, spec, restore, 0)
+}
+
+// openChainN opens the network's chain with up to count blocks of the
+// dump restored (0: all).
+func openChainN(t testing.TB, spec chainSpec, restore bool, count uint32) *chain.Chain {
 	cfg := protocolConfig(t, spec)
 	natives, err := chain.NewNativeSet(&cfg.ProtocolConfiguration)
 	require.NoError(t, err)
@@ -76,7 +85,7 @@ func openChain(t testing.TB, spec chainSpec, restore bool) *chain.Chain {
 	if restore {
 		acc, err := os.ReadFile(spec.acc)
 		require.NoError(t, err)
-		_, err = chain.Restore(context.Background(), c, bytes.NewReader(acc), chain.RestoreOptions{})
+		_, err = chain.Restore(context.Background(), c, bytes.NewReader(acc), chain.RestoreOptions{Count: count})
 		require.NoError(t, err)
 	}
 	return c
@@ -109,7 +118,7 @@ func newNode(t testing.TB, o nodeOpts) *node {
 	if o.spec != nil {
 		spec = *o.spec
 	}
-	n := &node{t: t, chain: openChain(t, spec, o.restore), pool: newFakePool()}
+	n := &node{t: t, spec: spec, chain: openChainN(t, spec, o.restore, o.restoreCount), pool: newFakePool()}
 	var err error
 	n.queue, err = blockqueue.New(blockqueue.Config{Ledger: n.chain})
 	require.NoError(t, err)
@@ -154,6 +163,14 @@ func newNode(t testing.TB, o nodeOpts) *node {
 	}
 	t.Cleanup(n.stop)
 	return n
+}
+
+// restoreRest adds the rest of the dump to n's chain.
+func restoreRest(t testing.TB, n *node) {
+	acc, err := os.ReadFile(n.spec.acc)
+	require.NoError(t, err)
+	_, err = chain.Restore(context.Background(), n.chain, bytes.NewReader(acc), chain.RestoreOptions{})
+	require.NoError(t, err)
 }
 
 // addr is the node's listening address.
