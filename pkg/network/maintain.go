@@ -61,8 +61,7 @@ func (s *Server) discover(ctx context.Context) time.Duration {
 		next = s.cfg.ProtoTickInterval
 		n := min(s.cfg.AttemptConnPeers, s.cfg.MaxPeers-connected)
 		for _, a := range s.book.candidates(n) {
-			s.wg.Add(1)
-			go func() { defer s.wg.Done(); s.dial(ctx, a) }()
+			s.goAdd(func() { s.dial(ctx, a) })
 		}
 	}
 	h := s.cfg.Ledger.BlockHeight()

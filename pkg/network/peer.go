@@ -107,7 +107,8 @@ func newPeer(s *Server, conn net.Conn, dialed string) *peer {
 // String names the peer in logs.
 func (p *peer) String() string { return p.conn.RemoteAddr().String() }
 
-// start launches the peer's goroutines; the handshake deadline starts now.
+// start launches the peer's goroutines (the caller added 4 to the
+// server's WaitGroup); the handshake deadline starts now.
 func (p *peer) start() {
 	if tc, ok := p.conn.(*net.TCPConn); ok {
 		// Both are hints: a failure leaves a working, slower connection.
@@ -116,7 +117,6 @@ func (p *peer) start() {
 	if err := p.conn.SetReadDeadline(time.Now().Add(p.s.cfg.HandshakeTimeout)); err != nil {
 		p.disconnect(fmt.Errorf("set deadline: %w", err))
 	}
-	p.s.wg.Add(4)
 	go func() { defer p.s.wg.Done(); p.readLoop() }()
 	go func() { defer p.s.wg.Done(); p.handleLoop() }()
 	go func() { defer p.s.wg.Done(); p.txLoop() }()

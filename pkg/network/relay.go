@@ -56,19 +56,21 @@ func (s *Server) broadcastSlow(slow []*peer, need int, q queueKind, m *message.M
 	ctx, cancel := context.WithTimeout(context.Background(), s.cfg.broadcastTimeout())
 	defer cancel()
 	res := make(chan error, len(slow))
+	started := 0
 	for _, p := range slow {
-		s.wg.Add(1)
-		go func() {
-			defer s.wg.Done()
+		ok := s.goAdd(func() {
 			err := p.enqueue(ctx, q, m)
 			if errors.Is(err, errBusy) && errors.Is(ctx.Err(), context.DeadlineExceeded) {
 				p.disconnect(err)
 			}
 			res <- err
-		}()
+		})
+		if ok {
+			started++
+		}
 	}
 	accepted := 0
-	for range slow {
+	for range started {
 		if err := <-res; err == nil {
 			accepted++
 			if accepted == need {

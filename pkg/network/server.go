@@ -152,6 +152,21 @@ func (s *Server) closeListeners() {
 	}
 }
 
+// goAdd starts f in a goroutine owned by the server, unless the server
+// is shutting down (false then). Goroutines started from other
+// goroutines than Run's own go through it, so that no WaitGroup.Add can
+// race with shutdown's Wait.
+func (s *Server) goAdd(f func()) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.mu.stopping {
+		return false
+	}
+	s.wg.Add(1)
+	go func() { defer s.wg.Done(); f() }()
+	return true
+}
+
 // shutdown stops accepting, disconnects every peer and waits for all
 // goroutines.
 func (s *Server) shutdown() {
@@ -224,6 +239,7 @@ func (s *Server) addPeer(conn net.Conn, dialed string) {
 	}
 	s.mu.peers[p] = struct{}{}
 	n := len(s.mu.peers)
+	s.wg.Add(4) // under the lock: shutdown's Wait cannot have begun
 	s.mu.Unlock()
 	s.log.Debug("peer connected", zap.Stringer("addr", p), zap.String("dialed", dialed), zap.Int("peers", n))
 	p.start()
