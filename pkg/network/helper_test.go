@@ -53,13 +53,13 @@ func refChain(t testing.TB) chainSpec {
 
 // nodeOpts configure newNode.
 type nodeOpts struct {
-	spec    *chainSpec    // the network (refChain when nil)
-	restore bool          // restore the chain dump before starting
+	spec    *chainSpec // the network (refChain when nil)
+	restore bool       // restore the chain dump before starting
 	// restoreCount limits the restored blocks (0: all).
 	restoreCount uint32
-	seeds   []string      // addresses to dial
-	listen  string        // listen address (127.0.0.1:0 when empty)
-	cfg     func(*Config) // last changes to the server config
+	seeds        []string      // addresses to dial
+	listen       string        // listen address (127.0.0.1:0 when empty)
+	cfg          func(*Config) // last changes to the server config
 }
 
 func protocolConfig(t testing.TB, spec chainSpec) config.Config {
