@@ -19,7 +19,6 @@ const (
 	DefaultPingInterval      = 30 * time.Second
 	DefaultPingTimeout       = 90 * time.Second
 	DefaultProtoTickInterval = 5 * time.Second
-	DefaultDialTimeout       = 5 * time.Second
 	DefaultHandshakeTimeout  = 10 * time.Second
 	DefaultTimePerBlock      = 15 * time.Second
 	// DefaultExtensibleCache is the number of recent extensible payloads
@@ -51,14 +50,22 @@ type Config struct {
 	// TimePerBlock is the block interval; send timeouts derive from it.
 	TimePerBlock time.Duration
 
-	DialTimeout       time.Duration
-	HandshakeTimeout  time.Duration
+	// DialTimeout bounds one dial (0: the system's limit).
+	DialTimeout time.Duration
+	// HandshakeTimeout bounds the version/verack exchange.
+	HandshakeTimeout time.Duration
+	// ProtoTickInterval paces discovery, ping checks and sync retries.
 	ProtoTickInterval time.Duration
-	PingInterval      time.Duration
-	PingTimeout       time.Duration
-	MinPeers          int
-	MaxPeers          int
-	AttemptConnPeers  int
+	// PingInterval is the idle time after which a peer is pinged;
+	// PingTimeout how long its pong may take.
+	PingInterval time.Duration
+	PingTimeout  time.Duration
+	// MinPeers is the least number of peers to keep (raised to the
+	// fan-out of the known network); MaxPeers the connection limit;
+	// AttemptConnPeers the dials per discovery round.
+	MinPeers         int
+	MaxPeers         int
+	AttemptConnPeers int
 	// BroadcastFactor (0..100) moves the fan-out from the network-size
 	// estimate (0) to every peer (100).
 	BroadcastFactor int
@@ -133,7 +140,6 @@ type TxPool interface {
 
 func (c *Config) applyDefaults() {
 	setIfZero(&c.TimePerBlock, DefaultTimePerBlock)
-	setIfZero(&c.DialTimeout, DefaultDialTimeout)
 	setIfZero(&c.HandshakeTimeout, DefaultHandshakeTimeout)
 	setIfZero(&c.ProtoTickInterval, DefaultProtoTickInterval)
 	setIfZero(&c.PingInterval, DefaultPingInterval)
