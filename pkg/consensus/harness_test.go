@@ -1,6 +1,7 @@
 package consensus
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -18,6 +19,7 @@ import (
 	"github.com/n3d-io/n3d/pkg/config"
 	"github.com/n3d-io/n3d/pkg/core/block"
 	"github.com/n3d-io/n3d/pkg/core/chain"
+	"github.com/n3d-io/n3d/pkg/core/dao"
 	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
 	"github.com/n3d-io/n3d/pkg/network/payload"
@@ -173,7 +175,9 @@ func (n *testNet) newNode(name string, k *keys.PrivateKey) *testNode {
 }
 
 func (nd *testNode) nextBlockValidators() (keys.PublicKeys, error) {
-	raw, err := nd.natives.Governance.NEO.NextBlockValidators(nd.chain.DAO())
+	// A DAO of our own over the chain's store: the chain's DAO has a key
+	// scratch buffer and is not for concurrent readers.
+	raw, err := nd.natives.Governance.NEO.NextBlockValidators(dao.New(nd.chain.DAO().Store()))
 	if err != nil {
 		return nil, err
 	}
@@ -280,7 +284,7 @@ func (nd *testNode) processBlock(b *block.Block) error {
 			continue
 		}
 		go func() {
-			cp, err := block.NewBlockFromBytes(raw)
+			cp, err := block.NewBlockFromBytes(bytes.Clone(raw)) // it decodes in place
 			if err != nil {
 				nd.net.t.Errorf("relay: %v", err)
 				return
