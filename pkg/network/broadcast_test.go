@@ -34,7 +34,7 @@ func fill(t *testing.T, p *peer, q queueKind, m *message.Message) {
 	}
 }
 
-func newTestServer(t *testing.T, mod func(*Config)) *Server {
+func newTestServer(t testing.TB, mod func(*Config)) *Server {
 	n := &node{chain: openChain(t, refChain(t), false)}
 	t.Cleanup(func() { n.chain.Close() })
 	cfg := testConfig(t, refChain(t), "")

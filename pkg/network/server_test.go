@@ -191,3 +191,19 @@ func TestShutdownLeavesNoGoroutine(t *testing.T) {
 	}
 	goroutinesSettle(t, base)
 }
+
+func TestReconnectAfterPeerRestart(t *testing.T) {
+	aAddr := freeAddr(t)
+	a := newNode(t, nodeOpts{listen: aAddr, restore: true})
+	b := newNode(t, nodeOpts{seeds: []string{aAddr}})
+	require.Eventually(t, func() bool { return b.handshaked() == 1 }, waitFor, 10*time.Millisecond)
+	a.stop()
+	require.Eventually(t, func() bool { return b.handshaked() == 0 }, waitFor, 10*time.Millisecond)
+	// The seed is back on the same address (with an empty chain this
+	// time): b dials it again after its back-off.
+	a2 := newNode(t, nodeOpts{listen: aAddr})
+	require.Eventually(t, func() bool { return b.handshaked() == 1 && a2.handshaked() == 1 }, waitFor, 10*time.Millisecond)
+	// And now b is ahead: a2 syncs from b, which synced from a.
+	require.Eventually(t, func() bool { return a2.chain.BlockHeight() == b.chain.BlockHeight() && a2.chain.BlockHeight() > 0 },
+		waitFor, 10*time.Millisecond)
+}
