@@ -18,20 +18,26 @@ var indexMinKeys = 512
 // (nil is stored as an empty slice), so a put of an empty value stays
 // distinguishable from a deletion. Both maps are created lazily.
 //
-// Large layers get a sorted index of their keys (puts ∪ dels) on their
-// first Seek, so later Seeks cost O(log n + keys in range) instead of a
-// scan of the maps. In a cache layer a key never leaves that union, so once
-// built the index only needs the keys added since (added), merged in at the
-// next Seek. MemoryStore also removes keys (remove); the index then keeps
-// stale entries, skipped by Seek and dropped by a rebuild once they
-// outnumber the live keys.
+// Large layers get an index of their keys (puts ∪ dels) on their first
+// Seek, so later Seeks cost O(log² n + keys in range) instead of a scan of
+// the maps. The index is a stack of sorted runs, each at least twice as
+// long as the next one (a log-structured merge): the keys added since the
+// last Seek (added) become a new run, merged with the smaller runs above it
+// while that keeps the sizes geometric, so a key is merged O(log n) times
+// however the Seeks and writes interleave, and a Seek binary-searches
+// O(log n) runs. Collect's result is sorted by the caller (sortEntries), so
+// runs need not be merged for a Seek. In a cache layer a key never leaves
+// puts ∪ dels, so it is in exactly one run. MemoryStore also removes keys
+// (remove); the index then keeps stale entries, skipped by Seek and dropped
+// by a rebuild once they outnumber the live keys (a removed key put again
+// may be in two runs: both entries are the same, sortEntries dedupes).
 type layer struct {
 	puts map[string][]byte
 	dels map[string]struct{}
 
-	indexed bool       // sorted/added are maintained; set under idxMu
+	indexed bool       // runs/added are maintained; set under idxMu
 	idxMu   sync.Mutex // serialises concurrent Seeks updating the index
-	sorted  []string   // sorted keys as of the last Seek
+	runs    [][]string // sorted runs of keys as of the last Seek, longest first
 	added   []string   // keys new to puts ∪ dels since, unsorted
 }
 
@@ -118,7 +124,7 @@ func (l *layer) remove(key string) {
 func (l *layer) reset() {
 	clear(l.puts)
 	clear(l.dels)
-	l.indexed, l.sorted, l.added = false, nil, nil
+	l.indexed, l.runs, l.added = false, nil, nil
 }
 
 func (l *layer) len() int { return len(l.puts) + len(l.dels) }
@@ -185,44 +191,61 @@ func sortEntries(ents []entry, backwards bool) []entry {
 // boundsOf is kv.Bounds, named locally for readability.
 func boundsOf(rng SeekRange) (lo, hi []byte) { return kv.Bounds(rng) }
 
-// collectIndexed is collect through the sorted index, which it builds or
+// collectIndexed is collect through the sorted runs, which it builds or
 // brings up to date first.
 func (l *layer) collectIndexed(ents []entry, lo, hi []byte, rank int) []entry {
 	l.idxMu.Lock()
 	defer l.idxMu.Unlock()
-	if l.indexed && len(l.sorted)+len(l.added) > 2*l.len()+indexMinKeys {
+	if l.indexed && l.indexLen()+len(l.added) > 2*l.len()+indexMinKeys {
 		l.indexed, l.added = false, l.added[:0] // too many removed keys: rebuild
 	}
 	if !l.indexed {
-		l.sorted = make([]string, 0, l.len())
+		all := make([]string, 0, l.len())
 		for k := range l.puts {
-			l.sorted = append(l.sorted, k)
+			all = append(all, k)
 		}
 		for k := range l.dels {
-			l.sorted = append(l.sorted, k)
+			all = append(all, k)
 		}
-		slices.Sort(l.sorted)
+		slices.Sort(all)
+		l.runs = append(l.runs[:0], all)
 		l.indexed = true
 	} else if len(l.added) != 0 {
-		slices.Sort(l.added)
-		merged := make([]string, 0, len(l.sorted)+len(l.added))
-		l.sorted = mergeSorted(merged, l.sorted, l.added)
+		run := slices.Clone(l.added)
+		slices.Sort(run)
 		l.added = l.added[:0]
+		l.runs = append(l.runs, run)
+		for n := len(l.runs); n >= 2 && 2*len(l.runs[n-1]) > len(l.runs[n-2]); n = len(l.runs) {
+			a, b := l.runs[n-2], l.runs[n-1]
+			l.runs[n-2] = mergeSorted(make([]string, 0, len(a)+len(b)), a, b)
+			l.runs = l.runs[:n-1]
+		}
 	}
-	i := sort.SearchStrings(l.sorted, string(lo))
-	for _, k := range l.sorted[i:] {
-		if hi != nil && k >= string(hi) {
-			break
+	for _, run := range l.runs {
+		i := sort.SearchStrings(run, string(lo))
+		for _, k := range run[i:] {
+			if hi != nil && k >= string(hi) {
+				break
+			}
+			if v, ok := l.puts[k]; ok {
+				ents = append(ents, entry{key: k, val: v, rank: rank})
+			} else if _, ok := l.dels[k]; ok {
+				ents = append(ents, entry{key: k, del: true, rank: rank})
+			}
+			// Otherwise k was removed (MemoryStore) and is skipped.
 		}
-		if v, ok := l.puts[k]; ok {
-			ents = append(ents, entry{key: k, val: v, rank: rank})
-		} else if _, ok := l.dels[k]; ok {
-			ents = append(ents, entry{key: k, del: true, rank: rank})
-		}
-		// Otherwise k was removed (MemoryStore) and is skipped; a key
-		// removed and put again may be listed twice, sortEntries dedupes.
 	}
 	return ents
+}
+
+// indexLen is the number of keys in the runs (stale ones included).
+// REQUIRES: l.idxMu held.
+func (l *layer) indexLen() int {
+	n := 0
+	for _, r := range l.runs {
+		n += len(r)
+	}
+	return n
 }
 
 // dropIndex forgets the index of a layer that shrank below indexMinKeys
@@ -230,7 +253,7 @@ func (l *layer) collectIndexed(ents []entry, lo, hi []byte, rank int) []entry {
 func (l *layer) dropIndex() {
 	l.idxMu.Lock()
 	if l.indexed {
-		l.indexed, l.sorted, l.added = false, nil, nil
+		l.indexed, l.runs, l.added = false, nil, nil
 	}
 	l.idxMu.Unlock()
 }
