@@ -1,0 +1,106 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"net"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/n3d-io/n3d/internal/conformance"
+	"github.com/n3d-io/n3d/pkg/core/chain"
+	"go.uber.org/zap/zaptest"
+
+	"github.com/n3d-io/n3d/pkg/buildinfo"
+	"github.com/n3d-io/n3d/pkg/config"
+	"github.com/n3d-io/n3d/pkg/network"
+	"github.com/stretchr/testify/require"
+)
+
+func TestNetworkConfigFromYAML(t *testing.T) {
+	data, ok := config.Embedded(config.NetPrivNet)
+	require.True(t, ok)
+	cfg, err := config.Parse(data, "")
+	require.NoError(t, err)
+	cfg.ApplicationConfiguration.P2P.Addresses = []string{"127.0.0.1:20333:30333", "[::1]:"}
+	nc, err := networkConfig(cfg)
+	require.NoError(t, err)
+
+	p, a := cfg.ProtocolConfiguration, cfg.ApplicationConfiguration.P2P
+	require.Equal(t, uint32(p.Magic), nc.Magic)
+	require.Equal(t, p.SeedList, nc.Seeds)
+	require.NotEmpty(t, nc.Seeds)
+	require.Equal(t, p.TimePerBlock, nc.TimePerBlock)
+	require.Equal(t, []network.ListenAddress{{Address: "127.0.0.1:20333", AnnouncedPort: 30333}, {Address: "[::1]:0"}}, nc.Listen)
+	require.Equal(t, a.MinPeers, nc.MinPeers)
+	require.Equal(t, a.MaxPeers, nc.MaxPeers)
+	require.Equal(t, a.AttemptConnPeers, nc.AttemptConnPeers)
+	require.Equal(t, a.PingInterval, nc.PingInterval)
+	require.Equal(t, a.PingTimeout, nc.PingTimeout)
+	require.Equal(t, a.ProtoTickInterval, nc.ProtoTickInterval)
+	require.Equal(t, a.DialTimeout, nc.DialTimeout)
+	require.Equal(t, a.ExtensiblePoolSize, nc.ExtensibleCache)
+	require.Equal(t, buildinfo.UserAgent(), nc.UserAgent)
+
+	cfg.ApplicationConfiguration.P2P.Addresses = []string{"no-port"}
+	_, err = networkConfig(cfg)
+	require.ErrorIs(t, err, config.ErrAddress)
+}
+
+// TestNodeSyncsOverP2P runs the node's P2P wiring (block queue, server,
+// block relay) for two chains of the reference network: the empty one
+// syncs from the restored one to the same tip and state root.
+func TestNodeSyncsOverP2P(t *testing.T) {
+	dir := conformance.Dir(t, "chains", "chain50x2")
+	load := func(listen string, seeds ...string) *node {
+		cfg, err := config.LoadFile(filepath.Join(dir, "protocol.yml"), "")
+		require.NoError(t, err)
+		cfg.ApplicationConfiguration.DBConfiguration = config.DBConfiguration{Type: config.DBInMemory}
+		cfg.ApplicationConfiguration.P2P.Addresses = []string{listen}
+		cfg.ApplicationConfiguration.P2P.MinPeers = len(seeds)
+		cfg.ApplicationConfiguration.P2P.ProtoTickInterval = 50 * time.Millisecond
+		cfg.ProtocolConfiguration.SeedList = seeds
+		return &node{cfg: cfg, log: zaptest.NewLogger(t)}
+	}
+	free := func() string {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		require.NoError(t, err)
+		defer l.Close()
+		return l.Addr().String()
+	}
+	aAddr := free()
+	a, b := load(aAddr), load(free(), aAddr)
+	ca, err := openChain(a.cfg, a.log, nil)
+	require.NoError(t, err)
+	defer ca.Close()
+	acc, err := os.ReadFile(filepath.Join(dir, "chain50x2.acc"))
+	require.NoError(t, err)
+	_, err = chain.Restore(context.Background(), ca, bytes.NewReader(acc), chain.RestoreOptions{})
+	require.NoError(t, err)
+	cb, err := openChain(b.cfg, b.log, nil)
+	require.NoError(t, err)
+	defer cb.Close()
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stopA, err := a.startNetwork(ctx, ca)
+	require.NoError(t, err)
+	stopB, err := b.startNetwork(ctx, cb)
+	require.NoError(t, err)
+	require.Eventually(t, func() bool { return cb.BlockHeight() == ca.BlockHeight() }, 15*time.Second, 10*time.Millisecond)
+	require.Equal(t, ca.CurrentBlockHash(), cb.CurrentBlockHash())
+	require.Equal(t, ca.CurrentStateRoot(), cb.CurrentStateRoot())
+	require.NoError(t, stopB())
+	require.NoError(t, stopA())
+
+	// A listen address in use is an error of startNetwork, not a node
+	// silently without P2P.
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer l.Close()
+	c := load(l.Addr().String())
+	_, err = c.startNetwork(ctx, cb)
+	require.Error(t, err)
+}
