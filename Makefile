@@ -59,7 +59,7 @@ fuzz-vm:
 
 # Every wire decoder (transactions, blocks, dumps, P2P messages) for 20 s each.
 fuzz-wire:
-	FUZZFLAGS='-fuzzminimizetime 3s' ./scripts/fuzz.sh 20s ./pkg/core/transaction ./pkg/core/block ./pkg/core/chaindump ./pkg/network/capability ./pkg/network/payload ./pkg/network/message ./pkg/consensus
+	FUZZFLAGS='-fuzzminimizetime 3s' ./scripts/fuzz.sh 20s ./pkg/core/transaction ./pkg/core/block ./pkg/core/chaindump ./pkg/network/capability ./pkg/network/payload ./pkg/network/message ./pkg/network ./pkg/consensus
 
 docker:
 	docker build -t n3d:$(VERSION) .
