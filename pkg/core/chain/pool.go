@@ -1,0 +1,101 @@
+package chain
+
+import (
+	"errors"
+	"fmt"
+	"math/big"
+
+	"github.com/n3d-io/n3d/pkg/core/dao"
+	"github.com/n3d-io/n3d/pkg/core/transaction"
+	"github.com/n3d-io/n3d/pkg/util"
+)
+
+// Read APIs for the services around the chain (mempool, ingress pipeline,
+// consensus, RPC). None of them takes the block-adding lock: they read a
+// private view of the committed state, so they run in parallel with each
+// other and with AddBlock.
+//
+// A view taken while AddBlock stores a block may already show some of the
+// block's changes while BlockHeight still reports the previous height.
+// The mempool copes: Pool.Add refuses a verdict reached at a height the
+// chain has left (ErrStale), and UpdateForBlock re-checks every pooled
+// transaction after each block, so a verdict from a torn view never
+// outlives the block being stored.
+
+// Natives returns the native contract set the chain was opened with (the
+// one every other reader of native state must share: Policy keeps caches
+// only the chain's own set keeps current).
+func (c *Chain) Natives() Natives { return c.cfg.Natives }
+
+// view returns a private DAO over the committed state; Discard it.
+func (c *Chain) view() *dao.DAO { return c.dao.Private() }
+
+// ledgerNativeSet returns the natives as transaction verification reads
+// them.
+func (c *Chain) ledgerNativeSet() (ledgerNatives, error) {
+	n, ok := c.cfg.Natives.(ledgerNatives)
+	if !ok {
+		return nil, fmt.Errorf("%w: the native set cannot read balances and Policy", ErrBadConfig)
+	}
+	return n, nil
+}
+
+// GASBalance returns acc's GAS balance in the current state (what the
+// mempool checks the fees of an account's pooled transactions against).
+func (c *Chain) GASBalance(acc util.Uint160) (*big.Int, error) {
+	n, err := c.ledgerNativeSet()
+	if err != nil {
+		return nil, err
+	}
+	d := c.view()
+	b, err := n.GASBalance(d, acc)
+	return b, errors.Join(err, d.Discard())
+}
+
+// VerifyTxConcurrent verifies tx as VerifyTx does (presence on chain,
+// state-independent and state-dependent checks in the reference's order,
+// the MaxBlockSystemFee bound) against the current state, without waiting
+// for a block being added. It is safe for concurrent use: the ingress
+// pipeline's workers call it in parallel (see the note at the top of this
+// file on views taken while a block is stored).
+func (c *Chain) VerifyTxConcurrent(tx *transaction.Transaction) error {
+	if c.closed.Load() {
+		return ErrClosed
+	}
+	if tx.SystemFee > c.proto.MaxBlockSystemFee {
+		return fmt.Errorf("transaction %s: %w: %d > %d", tx.Hash().String(), ErrTxSystemFee,
+			tx.SystemFee, c.proto.MaxBlockSystemFee)
+	}
+	return c.checkOnView(tx, (*txCheck).verify)
+}
+
+// TxStillValid re-checks a pooled transaction after a block: whether it
+// (or a transaction declaring it conflicting) reached the chain, and the
+// state-dependent checks (ValidUntilBlock window, blocked signers, the
+// sender's GAS for this transaction alone, attributes, network fee and
+// witness costs). The state-independent checks (size, script, standard
+// signatures) were done when it entered the pool and do not change. Safe
+// for concurrent use (mempool.UpdateForBlock calls it in parallel).
+func (c *Chain) TxStillValid(tx *transaction.Transaction) error {
+	if c.closed.Load() {
+		return ErrClosed
+	}
+	return c.checkOnView(tx, func(tc *txCheck, tx *transaction.Transaction) error {
+		if err := tc.checkOnChain(tx); err != nil {
+			return err
+		}
+		return tc.verifyStateDependent(tx)
+	})
+}
+
+// checkOnView runs check with a fresh context on a private view.
+func (c *Chain) checkOnView(tx *transaction.Transaction, check func(*txCheck, *transaction.Transaction) error) error {
+	d := c.view()
+	tc, err := c.newTxCheck(d)
+	if err == nil {
+		if err = check(tc, tx); err != nil {
+			err = fmt.Errorf("transaction %s: %w", tx.Hash().String(), err)
+		}
+	}
+	return errors.Join(err, d.Discard())
+}

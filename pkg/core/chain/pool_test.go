@@ -1,0 +1,123 @@
+package chain
+
+import (
+	"math/big"
+	"sync"
+	"testing"
+
+	"github.com/n3d-io/n3d/pkg/core/transaction"
+	"github.com/stretchr/testify/require"
+)
+
+func TestGASBalanceAndNatives(t *testing.T) {
+	kc := newKeyChain(t)
+	c := kc.c
+	require.Same(t, kc.natives(), c.Natives())
+	gas := kc.natives().Governance.GAS.Metadata().Hash
+
+	before, err := c.GASBalance(kc.acc)
+	require.NoError(t, err)
+	want, err := kc.natives().GASBalance(c.dao.Private(), kc.acc)
+	require.NoError(t, err)
+	require.Equal(t, want, before)
+	require.Positive(t, before.Sign(), "the genesis account holds the GAS")
+
+	zero, err := c.GASBalance(kc.acc2)
+	require.NoError(t, err)
+	require.Zero(t, zero.Sign())
+
+	const amount = 10_0000_0000
+	kc.add(kc.tx(kc.call(gas, "transfer", kc.acc, kc.acc2, amount, nil)))
+	got, err := c.GASBalance(kc.acc2)
+	require.NoError(t, err)
+	require.Equal(t, big.NewInt(amount), got)
+}
+
+// TestVerifyTxConcurrentMatchesVerifyTx checks that the lock-free variant
+// reaches VerifyTx's verdicts, and TxStillValid the state-dependent ones.
+func TestVerifyTxConcurrentMatchesVerifyTx(t *testing.T) {
+	kc := newKeyChain(t)
+	c := kc.c
+	gas := kc.natives().Governance.GAS.Metadata().Hash
+	fund := kc.tx(kc.call(gas, "transfer", kc.acc, kc.acc2, 1_0000_0000, nil))
+	kc.add(fund)
+
+	badSig := kc.tx(push1)
+	badSig.Witnesses[0].InvocationScript = sigInvocation(make([]byte, 64))
+	badSig.InvalidateCache()
+	cases := map[string]struct {
+		tx            *transaction.Transaction
+		err           error
+		stillValidErr error // nil: TxStillValid accepts it
+	}{
+		"valid":         {kc.tx(push1), nil, nil},
+		"on chain":      {fund, ErrAlreadyExists, ErrAlreadyExists},
+		"system fee":    {kc.tx(push1, func(tx *transaction.Transaction) { tx.SystemFee = c.proto.MaxBlockSystemFee + 1 }), ErrTxSystemFee, nil},
+		"bad signature": {badSig, ErrWitness, nil},
+		"expired":       {kc.tx(push1, func(tx *transaction.Transaction) { tx.ValidUntilBlock = c.BlockHeight() }), ErrTxValidUntilBlock, ErrTxValidUntilBlock},
+		"poor sender": {kc.tx(push1, signers(kc.acc2), func(tx *transaction.Transaction) { tx.SystemFee = 2_0000_0000 }),
+			ErrTxInsufficientFunds, ErrTxInsufficientFunds},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			locked := c.VerifyTx(tc.tx)
+			free := c.VerifyTxConcurrent(tc.tx)
+			still := c.TxStillValid(tc.tx)
+			if tc.err == nil {
+				require.NoError(t, locked)
+				require.NoError(t, free)
+			} else {
+				require.ErrorIs(t, locked, tc.err)
+				require.ErrorIs(t, free, tc.err)
+				require.Equal(t, locked.Error(), free.Error())
+			}
+			if tc.stillValidErr == nil {
+				require.NoError(t, still)
+			} else {
+				require.ErrorIs(t, still, tc.stillValidErr)
+			}
+		})
+	}
+}
+
+// TestVerifyTxConcurrentDuringAddBlock verifies from several goroutines
+// while blocks are added (run with -race): the final verdicts follow the
+// chain.
+func TestVerifyTxConcurrentDuringAddBlock(t *testing.T) {
+	kc := newKeyChain(t)
+	c := kc.c
+	txs := make([]*transaction.Transaction, 8)
+	for i := range txs {
+		txs[i] = kc.tx(push1)
+		_, _ = txs[i].Hash(), txs[i].Size() // cached before sharing, as decoding does
+	}
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for w := range 2 {
+		wg.Go(func() {
+			for i := w; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				tx := txs[i%len(txs)]
+				_ = c.VerifyTxConcurrent(tx) // any verdict: the view may be torn
+				_ = c.TxStillValid(tx)
+				_, _ = c.GASBalance(kc.acc)
+			}
+		})
+	}
+	for _, tx := range txs {
+		kc.add(tx)
+	}
+	close(stop)
+	wg.Wait()
+	for _, tx := range txs {
+		require.ErrorIs(t, c.VerifyTxConcurrent(tx), ErrAlreadyExists)
+		require.ErrorIs(t, c.TxStillValid(tx), ErrAlreadyExists)
+	}
+	require.NoError(t, c.Close())
+	require.ErrorIs(t, c.VerifyTxConcurrent(txs[0]), ErrClosed)
+	require.ErrorIs(t, c.TxStillValid(txs[0]), ErrClosed)
+}
