@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"sync"
+	"time"
 
 	"github.com/n3d-io/n3d/pkg/core/block"
 	"github.com/n3d-io/n3d/pkg/core/dao"
@@ -22,8 +24,14 @@ type blockResult struct {
 // AddBlock verifies (unless SkipBlockVerification is set), executes and
 // stores b, which must follow the current height. Errors name the block;
 // ErrAlreadyExists means b is on chain already. b must not be modified
-// afterwards.
-func (c *Chain) AddBlock(b *block.Block) error {
+// afterwards. The header (witness included) is verified before anything
+// runs; the transactions are verified while the block executes.
+func (c *Chain) AddBlock(b *block.Block) error { return c.add(b, false) }
+
+// add is AddBlock; with speculative set the header is verified while the
+// block executes too (Restore: a forged header then costs an execution, so
+// blocks from peers never take this path).
+func (c *Chain) add(b *block.Block, speculative bool) error {
 	c.addMu.Lock()
 	defer c.addMu.Unlock()
 	if c.closed.Load() {
@@ -36,21 +44,26 @@ func (c *Chain) AddBlock(b *block.Block) error {
 	if b.Index != h+1 {
 		return fmt.Errorf("%w: block %d, expected %d", ErrBlockIndex, b.Index, h+1)
 	}
-	return c.addBlock(b, !c.cfg.Ledger.SkipBlockVerification)
+	return c.addBlock(b, !c.cfg.Ledger.SkipBlockVerification, speculative)
 }
 
 // addBlock runs under addMu.
-func (c *Chain) addBlock(b *block.Block, verify bool) error {
+func (c *Chain) addBlock(b *block.Block, verify, speculative bool) error {
 	if c.broken != nil {
 		return c.broken
 	}
+	wait := func() error { return nil }
 	if verify {
-		if err := c.verifyBlock(b); err != nil {
+		var err error
+		if wait, err = c.startVerify(b, speculative); err != nil {
 			return blockError(&b.Header, err)
 		}
 	}
 	blockDAO := c.dao.Private()
 	res, err := c.exec.execute(blockDAO, b)
+	if verr := wait(); verr != nil {
+		err = verr // the verdict on the block comes first
+	}
 	if err == nil {
 		err = c.storeLedger(blockDAO, b, res)
 	}
@@ -71,28 +84,74 @@ func (c *Chain) addBlock(b *block.Block, verify bool) error {
 	return nil
 }
 
-// verifyBlock checks b against the current tip: header, limits and, with
-// VerifyTransactions, every transaction.
-func (c *Chain) verifyBlock(b *block.Block) error {
+// startVerify checks b against the current tip: header (index, link,
+// timestamp, primary, witness against the previous NextConsensus), block
+// limits and, with VerifyTransactions, every transaction. The header and
+// the limits are checked before it returns (unless speculative: the header
+// then runs in the background too); the transactions are verified in the
+// background, on a private view of the state before the block, while the
+// caller executes the block in its own layer. wait returns the first
+// failure in that order.
+func (c *Chain) startVerify(b *block.Block, speculative bool) (wait func() error, err error) {
 	pico, err := c.exec.execFeeFactor(c.dao)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	c.mu.RLock()
 	prev := c.mu.tip
 	c.mu.RUnlock()
-	if err := c.hv.verifyHeader(&b.Header, prev, pico); err != nil {
-		return err
+	var tasks []func() error
+	header := func() error { return c.hv.verifyHeader(&b.Header, prev, pico) }
+	if speculative {
+		tasks = append(tasks, header)
+	} else if err := header(); err != nil {
+		return nil, err
 	}
 	if err := checkBlockLimits(b, c.proto.MaxBlockSize, c.proto.MaxTransactionsPerBlock); err != nil {
-		return err
+		return nil, err
 	}
 	// A chain without natives (the persistence tests' scripted executor)
 	// has no state to verify transactions against.
-	if c.proto.VerifyTransactions && c.cfg.Natives != nil {
-		return c.verifyBlockTxs(b)
+	if c.proto.VerifyTransactions && c.cfg.Natives != nil && len(b.Transactions) != 0 {
+		tasks = append(tasks, func() error { return c.verifyTxsOn(c.dao.Private(), b) })
+	}
+	return runConcurrently(tasks), nil
+}
+
+// verifyTxsOn is verifyBlockTxs on the state d shows (a private view, so
+// it can run beside the block's execution and the header check).
+func (c *Chain) verifyTxsOn(d *dao.DAO, b *block.Block) (err error) {
+	defer func() { err = errors.Join(err, d.Discard()) }()
+	tc, err := c.newTxCheck(d)
+	if err != nil {
+		return err
+	}
+	for _, tx := range b.Transactions {
+		if err := tc.verify(tx); err != nil {
+			return fmt.Errorf("transaction %s: %w", tx.Hash().String(), err)
+		}
 	}
 	return nil
+}
+
+// runConcurrently starts each task in its own goroutine; the returned
+// function waits for all and returns the first task's error, in task
+// order.
+func runConcurrently(tasks []func() error) func() error {
+	errs := make([]error, len(tasks))
+	var wg sync.WaitGroup
+	for i, task := range tasks {
+		wg.Go(func() { errs[i] = task() })
+	}
+	return func() error {
+		wg.Wait()
+		for _, err := range errs {
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 }
 
 // storeLedger writes the block, its transactions and their logs into the
@@ -146,11 +205,7 @@ func (c *Chain) persistBlock(b *block.Block) (util.Uint256, error) {
 	if c.cfg.OnStorageChanges != nil {
 		c.cfg.OnStorageChanges(b.Index, storageChanges(puts, dels, old))
 	}
-	persist := c.cache.Persist
-	if c.cfg.PersistSync {
-		persist = c.cache.PersistSync
-	}
-	if _, err := persist(); err != nil {
+	if err := c.maybePersist(); err != nil {
 		return util.Uint256{}, err
 	}
 	for _, tx := range b.Transactions {
@@ -169,6 +224,30 @@ func (c *Chain) persistBlock(b *block.Block) (util.Uint256, error) {
 	c.log.Debug("block added", zap.Uint32("index", b.Index), zap.Int("txs", len(b.Transactions)),
 		zap.Stringer("stateroot", root))
 	return root, nil
+}
+
+// maxUnpersistedKeys bounds the keys the write cache collects before it
+// is handed to the store, whatever the interval.
+const maxUnpersistedKeys = 1 << 18
+
+// maybePersist hands the write cache (every block since the last time, one
+// atomic change set) to the store once PersistInterval has passed or it
+// holds maxUnpersistedKeys: in the background while the next blocks run,
+// or before returning with PersistSync. Blocks still in the cache are read
+// from memory; a crash loses them, never part of one.
+func (c *Chain) maybePersist() error {
+	now := time.Now()
+	if c.cfg.PersistInterval >= 0 && now.Sub(c.lastPersist) < c.cfg.PersistInterval &&
+		c.cache.Len() < maxUnpersistedKeys {
+		return nil
+	}
+	c.lastPersist = now
+	persist := c.cache.Persist
+	if c.cfg.PersistSync {
+		persist = c.cache.PersistSync
+	}
+	_, err := persist()
+	return err
 }
 
 func bloomKey(h util.Uint256) uint64 { return binary.LittleEndian.Uint64(h[:8]) }

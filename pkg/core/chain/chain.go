@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	bloomfilter "github.com/holiman/bloomfilter/v2"
 	"github.com/n3d-io/n3d/pkg/config"
@@ -19,6 +20,10 @@ import (
 // DefaultBloomCapacity is the number of transactions the "is it on
 // chain?" filter is sized for (at a 1% false positive rate).
 const DefaultBloomCapacity = 4 << 20
+
+// DefaultPersistInterval is the default Config.PersistInterval (neo-go
+// persists once a second too).
+const DefaultPersistInterval = time.Second
 
 // headerBatch is the number of header hashes stored per IXHeaderHashList
 // record (neo-go's batch size).
@@ -46,9 +51,13 @@ type Config struct {
 	// changes (neo-go's SaveStorageBatch, used by db restore --dump). It is
 	// called from AddBlock before AddBlock returns.
 	OnStorageChanges func(index uint32, changes []StorageChange)
-	// PersistSync writes every block to the store before AddBlock returns
-	// instead of in the background while the next block executes (for
-	// measurements and debugging; slower).
+	// PersistInterval is how often the write cache (the blocks added
+	// since) is handed to the store: DefaultPersistInterval when 0, after
+	// every block when negative. A crash loses at most that much.
+	PersistInterval time.Duration
+	// PersistSync writes to the store before AddBlock returns instead of in
+	// the background while the next blocks execute (for measurements and
+	// debugging; slower).
 	PersistSync bool
 
 	// executor replaces the interop-based execution in tests of the
@@ -84,6 +93,9 @@ type Chain struct {
 		stateRoot util.Uint256
 	}
 	closed atomic.Bool
+	// lastPersist is when the write cache was last handed to the store
+	// (under addMu).
+	lastPersist time.Time
 	// broken is set (under addMu) when a block failed after reaching the
 	// write cache; every later AddBlock returns it.
 	broken error
@@ -98,6 +110,9 @@ func Open(cfg Config) (*Chain, error) {
 	}
 	if cfg.Log == nil {
 		cfg.Log = zap.NewNop()
+	}
+	if cfg.PersistInterval == 0 {
+		cfg.PersistInterval = DefaultPersistInterval
 	}
 	if cfg.BloomCapacity <= 0 {
 		cfg.BloomCapacity = DefaultBloomCapacity
@@ -166,7 +181,7 @@ func (c *Chain) init() error {
 		if err := c.putVersion(); err != nil {
 			return err
 		}
-		if err := c.addBlock(g, false); err != nil {
+		if err := c.addBlock(g, false, false); err != nil {
 			return fmt.Errorf("chain: genesis: %w", err)
 		}
 		return nil
@@ -254,7 +269,14 @@ func (c *Chain) Close() error {
 		return nil
 	}
 	c.subs.closeAll()
-	if err := c.cache.Close(); err != nil {
+	var err error
+	if c.broken == nil {
+		err = c.persistBloom()
+	}
+	if cerr := c.cache.Close(); cerr != nil {
+		err = errors.Join(err, cerr)
+	}
+	if err != nil {
 		return fmt.Errorf("chain: close: %w", err)
 	}
 	return nil

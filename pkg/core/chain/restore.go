@@ -97,7 +97,7 @@ func Restore(ctx context.Context, c *Chain, r io.Reader, o RestoreOptions) (Rest
 		if err != nil {
 			return res, fmt.Errorf("block %d: %w: %w", index, chaindump.ErrInvalidBlock, err)
 		}
-		if err := c.AddBlock(b); err != nil {
+		if err := c.add(b, true); err != nil {
 			return res, err
 		}
 		res.Added++
