@@ -1,9 +1,9 @@
-// Package server is n3d's JSON-RPC 2.0 server: the read side of the Neo N3
-// RPC API (blocks, transactions, application logs, contracts, storage,
-// state roots and proofs, governance, NEP-17 balances and transfers, test
-// invocations, network fee estimation) with answers in the reference's
-// form (see docs/rpc.md for the list, the limits and the differences from
-// neo-go).
+// Package server is n3d's JSON-RPC 2.0 server: the Neo N3 RPC API (blocks,
+// transactions, application logs, contracts, storage, state roots and
+// proofs, governance, NEP-17 balances and transfers, test invocations,
+// network fee estimation, peers, and the relay methods sendrawtransaction,
+// submitblock and getrawmempool) with answers in the reference's form (see
+// docs/rpc.md for the list, the limits and the differences from neo-go).
 //
 // # Data flow
 //
@@ -19,7 +19,10 @@
 // chain's store (a DAO is not safe for concurrent use; the store is), and
 // runs test invocations in private layers of such a DAO, never persisted.
 // NEP-17 transfers are indexed in memory from the application logs, brought
-// up to the chain's height on each token request.
+// up to the chain's height on each token request. Writes leave through
+// Config's func fields (SubmitTx to the ingress pipeline, SubmitBlock to
+// the chain), wired in cmd; handlers_relay.go maps their verdicts to the
+// reference's error codes.
 //
 // Files: server.go (Config, Run, HTTP, dispatch), handlers*.go (methods by
 // concern), invoke.go and netfee.go (test runs), tokens.go (NEP-17),

@@ -101,6 +101,8 @@ func TestMethodErrors(t *testing.T) {
 		{bad, "calculatenetworkfee", nil},
 		{bad, "calculatenetworkfee", []any{"!!"}},
 		{bad, "calculatenetworkfee", []any{b64([]byte{0, 1, 2})}},
+		{bad, "sendrawtransaction", []any{"!!"}},
+		{bad, "submitblock", []any{b64([]byte{0, 1, 2})}},
 	}
 	for _, c := range cases {
 		n.fail(t, c.code, c.method, c.params...)
@@ -112,7 +114,7 @@ func TestMethodErrors(t *testing.T) {
 	}
 	noParams := map[string]bool{"getbestblockhash": true, "getblockcount": true, "getblockheadercount": true,
 		"getcommittee": true, "getnextblockvalidators": true, "getcandidates": true, "getconnectioncount": true,
-		"getpeers": true, "getversion": true, "getnativecontracts": true, "getstateheight": true}
+		"getpeers": true, "getrawmempool": true, "getversion": true, "getnativecontracts": true, "getstateheight": true}
 	for _, m := range Methods() {
 		if noParams[m] {
 			n.result(t, m, "ignored extra parameter")

@@ -40,6 +40,7 @@ func init() {
 		"getnextblockvalidators": (*Server).getNextBlockValidators,
 		"getpeers":               (*Server).getPeers,
 		"getproof":               (*Server).getProof,
+		"getrawmempool":          (*Server).getRawMempool,
 		"getrawtransaction":      (*Server).getRawTransaction,
 		"getstate":               (*Server).getState,
 		"getstateheight":         (*Server).getStateHeight,
@@ -51,6 +52,8 @@ func init() {
 		"invokecontractverify":   (*Server).invokeContractVerify,
 		"invokefunction":         (*Server).invokeFunction,
 		"invokescript":           (*Server).invokeScript,
+		"sendrawtransaction":     (*Server).sendRawTransaction,
+		"submitblock":            (*Server).submitBlock,
 		"validateaddress":        (*Server).validateAddress,
 		"verifyproof":            (*Server).verifyProof,
 	}

@@ -76,15 +76,26 @@ func (s *Server) getVersion(params.Params) (any, *result.Error) {
 	}, nil
 }
 
-// getConnectionCount: the RPC server is not wired to a P2P server, which
-// makes it a node without peers.
+// getConnectionCount: the open peer connections (0 without a P2P server).
 func (s *Server) getConnectionCount(params.Params) (any, *result.Error) {
-	return 0, nil
+	if s.cfg.Peers == nil {
+		return 0, nil
+	}
+	return s.cfg.Peers.ConnectionCount(), nil
 }
 
-// getPeers: no P2P server is wired, so every list is empty.
+// getPeers: the P2P server's peers (empty lists without one).
 func (s *Server) getPeers(params.Params) (any, *result.Error) {
-	return result.Peers{Unconnected: []result.Peer{}, Connected: []result.Peer{}, Bad: []result.Peer{}}, nil
+	out := result.Peers{}
+	if s.cfg.Peers != nil {
+		out = s.cfg.Peers.PeerList()
+	}
+	for _, l := range []*[]result.Peer{&out.Unconnected, &out.Connected, &out.Bad} {
+		if *l == nil {
+			*l = []result.Peer{} // [] rather than null, as the references
+		}
+	}
+	return out, nil
 }
 
 func (s *Server) validateAddress(ps params.Params) (any, *result.Error) {

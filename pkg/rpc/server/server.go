@@ -16,7 +16,9 @@ import (
 
 	"github.com/n3d-io/n3d/pkg/buildinfo"
 	"github.com/n3d-io/n3d/pkg/config"
+	"github.com/n3d-io/n3d/pkg/core/block"
 	"github.com/n3d-io/n3d/pkg/core/dao"
+	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/rpc/params"
 	"github.com/n3d-io/n3d/pkg/rpc/result"
 	"github.com/n3d-io/n3d/pkg/util"
@@ -61,6 +63,46 @@ type Config struct {
 	// ShutdownTimeout bounds the wait for running requests when Run's
 	// context ends (DefaultShutdownTimeout when 0).
 	ShutdownTimeout time.Duration
+
+	// The node's write side and its view of the network, wired by cmd;
+	// each is optional.
+
+	// SubmitTx hands a transaction of sendrawtransaction to the ingress
+	// pipeline and waits for its verdict (txpipe.Pipeline.SubmitWait): nil
+	// once pooled, else an error matched with errors.Is against the chain's
+	// and the mempool's sentinels. Nil: sendrawtransaction fails.
+	SubmitTx func(ctx context.Context, tx *transaction.Transaction) error
+	// SubmitTimeout bounds the wait for SubmitTx (DefaultSubmitTimeout
+	// when 0).
+	SubmitTimeout time.Duration
+	// SubmitBlock adds a block of submitblock to the chain (chain.AddBlock;
+	// the node relays the blocks its chain adds). Nil: submitblock fails.
+	SubmitBlock func(b *block.Block) error
+	// Mempool lists the pooled transactions for getrawmempool (nil: an
+	// empty pool).
+	Mempool Mempool
+	// Peers reports the P2P server's peers for getconnectioncount and
+	// getpeers (nil: no peers).
+	Peers Peers
+}
+
+// Peers is the P2P server as getconnectioncount and getpeers read it.
+type Peers interface {
+	// ConnectionCount is the number of open peer connections.
+	ConnectionCount() int
+	// PeerList lists the connected (handshaked), unconnected (known) and
+	// bad (ruled out) peers.
+	PeerList() result.Peers
+}
+
+// DefaultSubmitTimeout bounds the wait for a transaction's verdict.
+const DefaultSubmitTimeout = 30 * time.Second
+
+// Mempool is the memory pool as getrawmempool reads it (*mempool.Pool).
+type Mempool interface {
+	// GetVerifiedTransactions lists the pooled transactions, highest
+	// priority first.
+	GetVerifiedTransactions() []*transaction.Transaction
 }
 
 func (c *Config) applyDefaults() error {
@@ -74,6 +116,7 @@ func (c *Config) applyDefaults() error {
 	setIfZero(&r.MaxGasInvoke, DefaultMaxGasInvoke)
 	setIfZero(&c.MaxBatchSize, params.DefaultMaxBatchSize)
 	setIfZero(&c.ShutdownTimeout, DefaultShutdownTimeout)
+	setIfZero(&c.SubmitTimeout, DefaultSubmitTimeout)
 	if c.UserAgent == "" {
 		c.UserAgent = buildinfo.UserAgent()
 	}
@@ -109,6 +152,9 @@ type Server struct {
 	log     *zap.Logger
 	metrics *metrics
 	tokens  *tokenTracker
+
+	addrsMu sync.Mutex
+	addrs   []net.Addr // bound by Run or Start
 }
 
 // New returns a server over the chain and its native contracts.
@@ -160,6 +206,14 @@ type listener struct {
 	tls bool
 }
 
+// Addrs returns the addresses the server listens on (after Start, or once
+// Run has bound them), TLS ones last.
+func (s *Server) Addrs() []net.Addr {
+	s.addrsMu.Lock()
+	defer s.addrsMu.Unlock()
+	return append([]net.Addr(nil), s.addrs...)
+}
+
 func (s *Server) listen() ([]listener, error) {
 	var out []listener
 	closeAll := func() {
@@ -190,6 +244,12 @@ func (s *Server) listen() ([]listener, error) {
 	if len(out) == 0 {
 		return nil, fmt.Errorf("%w: no addresses to listen on", ErrConfig)
 	}
+	s.addrsMu.Lock()
+	s.addrs = s.addrs[:0]
+	for _, l := range out {
+		s.addrs = append(s.addrs, l.Addr())
+	}
+	s.addrsMu.Unlock()
 	return out, nil
 }
 

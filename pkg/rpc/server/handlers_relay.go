@@ -1,0 +1,171 @@
+package server
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+
+	"github.com/n3d-io/n3d/pkg/core/block"
+	"github.com/n3d-io/n3d/pkg/core/chain"
+	"github.com/n3d-io/n3d/pkg/core/mempool"
+	"github.com/n3d-io/n3d/pkg/core/transaction"
+	"github.com/n3d-io/n3d/pkg/rpc/params"
+	"github.com/n3d-io/n3d/pkg/rpc/result"
+	"github.com/n3d-io/n3d/pkg/util"
+)
+
+// Relay error codes of NEP-23 (C# RpcError, neo-go neorpc) that only the
+// relay methods return.
+const (
+	mempoolCapReachedCode      = -502
+	alreadyInPoolCode          = -503
+	insufficientNetworkFeeCode = -504
+	policyFailedCode           = -505
+	invalidScriptCode          = -506
+	invalidAttributeCode       = -507
+	invalidSizeCode            = -509
+	expiredTransactionCode     = -510
+	insufficientFundsCode      = -511
+)
+
+// The relay errors with the reference messages.
+var (
+	errVerificationFailed     = &result.Error{Code: result.VerificationFailedCode, Message: "Unclassified inventory verification error"}
+	errAlreadyExists          = &result.Error{Code: result.AlreadyExistsCode, Message: "Inventory already exists on chain"}
+	errMempoolCapReached      = &result.Error{Code: mempoolCapReachedCode, Message: "The memory pool is full and no more transactions can be sent"}
+	errAlreadyInPool          = &result.Error{Code: alreadyInPoolCode, Message: "Transaction already exists in the memory pool"}
+	errInsufficientNetworkFee = &result.Error{Code: insufficientNetworkFeeCode, Message: "Insufficient network fee"}
+	errPolicyFailed           = &result.Error{Code: policyFailedCode, Message: "One of the Policy filters failed"}
+	errInvalidScript          = &result.Error{Code: invalidScriptCode, Message: "Invalid script"}
+	errInvalidAttribute       = &result.Error{Code: invalidAttributeCode, Message: "Invalid transaction attribute"}
+	errInvalidSize            = &result.Error{Code: invalidSizeCode, Message: "Invalid inventory size"}
+	errExpiredTransaction     = &result.Error{Code: expiredTransactionCode, Message: "Expired transaction"}
+	errInsufficientFunds      = &result.Error{Code: insufficientFundsCode, Message: "Insufficient funds"}
+)
+
+// txRelayErrors maps verification and pool errors to their answers, in
+// the order they are matched (the reference's VerifyResult to RpcError
+// table; a low network fee is neo-go's -504 where C# says
+// InsufficientFunds). Anything else, Conflicts included (C#
+// HasConflicts), is -500.
+var txRelayErrors = []struct {
+	err  error
+	resp *result.Error
+}{
+	{chain.ErrAlreadyExists, errAlreadyExists},
+	{mempool.ErrDup, errAlreadyInPool},
+	{mempool.ErrOOM, errMempoolCapReached},
+	{chain.ErrTxInvalidScript, errInvalidScript},
+	{chain.ErrTxInvalidAttribute, errInvalidAttribute},
+	{chain.ErrWitness, result.ErrInvalidSignature},
+	{chain.ErrTxTooBig, errInvalidSize},
+	{chain.ErrTxValidUntilBlock, errExpiredTransaction},
+	{chain.ErrTxNetworkFee, errInsufficientNetworkFee},
+	{chain.ErrTxInsufficientFunds, errInsufficientFunds},
+	{mempool.ErrInsufficientFunds, errInsufficientFunds},
+	{chain.ErrTxBlockedSigner, errPolicyFailed},
+	{chain.ErrTxSystemFee, errPolicyFailed},
+}
+
+// relayResult is the answer of sendrawtransaction and submitblock.
+type relayResult struct {
+	Hash util.Uint256 `json:"hash"`
+}
+
+// txRelayAnswer turns the verdict on a transaction into the answer.
+func txRelayAnswer(err error, h util.Uint256) (any, *result.Error) {
+	if err == nil {
+		return relayResult{Hash: h}, nil
+	}
+	for _, m := range txRelayErrors {
+		if errors.Is(err, m.err) {
+			return nil, m.resp.WithData(err.Error())
+		}
+	}
+	return nil, errVerificationFailed.WithData(err.Error())
+}
+
+// base64Param reads a base64 string parameter of at most maxBytes decoded
+// bytes (the encoded length is checked first, so an oversized request is
+// never decoded).
+func base64Param(ps params.Params, what string, maxBytes int) ([]byte, *result.Error) {
+	if len(ps) < 1 {
+		return nil, result.NewInvalidParamsError("not enough parameters")
+	}
+	s, err := ps[0].GetString()
+	if err != nil {
+		return nil, result.NewInvalidParamsError(fmt.Sprintf("not a string: %s", err))
+	}
+	if limit := base64.StdEncoding.EncodedLen(maxBytes); len(s) > limit {
+		return nil, errInvalidSize.WithData(fmt.Sprintf(
+			"base64-encoded %s size exceeds maximum allowed: %d vs %d", what, len(s), limit))
+	}
+	raw, err := base64.StdEncoding.DecodeString(s)
+	if err != nil {
+		return nil, result.NewInvalidParamsError(fmt.Sprintf("not a base64: %s", err))
+	}
+	return raw, nil
+}
+
+func (s *Server) sendRawTransaction(ps params.Params) (any, *result.Error) {
+	raw, rerr := base64Param(ps, "transaction", transaction.MaxTransactionSize)
+	if rerr != nil {
+		return nil, rerr
+	}
+	tx, err := transaction.NewTransactionFromBytes(raw)
+	if err != nil {
+		return nil, result.NewInvalidParamsError(fmt.Sprintf("can't decode transaction: %s", err))
+	}
+	if s.cfg.SubmitTx == nil {
+		return nil, result.NewInternalError("no memory pool: transactions are not accepted")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), s.cfg.SubmitTimeout)
+	defer cancel()
+	return txRelayAnswer(s.cfg.SubmitTx(ctx, tx), tx.Hash())
+}
+
+func (s *Server) submitBlock(ps params.Params) (any, *result.Error) {
+	raw, rerr := base64Param(ps, "block", int(s.chain.Config().MaxBlockSize))
+	if rerr != nil {
+		return nil, rerr
+	}
+	b, err := block.NewBlockFromBytes(raw)
+	if err != nil {
+		return nil, result.NewInvalidParamsError(fmt.Sprintf("can't decode block: %s", err))
+	}
+	if s.cfg.SubmitBlock == nil {
+		return nil, result.NewInternalError("blocks are not accepted")
+	}
+	switch err := s.cfg.SubmitBlock(b); {
+	case err == nil:
+		return relayResult{Hash: b.Hash()}, nil
+	case errors.Is(err, chain.ErrAlreadyExists):
+		return nil, errAlreadyExists.WithData(err.Error())
+	default:
+		return nil, errVerificationFailed.WithData(err.Error())
+	}
+}
+
+// rawMempool is the verbose getrawmempool answer. Every pooled
+// transaction is verified (see docs/mempool.md), so unverified is always
+// empty.
+type rawMempool struct {
+	Height     uint32         `json:"height"`
+	Verified   []util.Uint256 `json:"verified"`
+	Unverified []util.Uint256 `json:"unverified"`
+}
+
+func (s *Server) getRawMempool(ps params.Params) (any, *result.Error) {
+	verbose, _ := ps.Value(0).GetBoolean() // absent or malformed: false, as the references
+	hashes := []util.Uint256{}
+	if s.cfg.Mempool != nil {
+		for _, tx := range s.cfg.Mempool.GetVerifiedTransactions() {
+			hashes = append(hashes, tx.Hash())
+		}
+	}
+	if !verbose {
+		return hashes, nil
+	}
+	return rawMempool{Height: s.chain.BlockHeight(), Verified: hashes, Unverified: []util.Uint256{}}, nil
+}
