@@ -3,8 +3,6 @@ package mpt
 import (
 	"errors"
 	"maps"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -73,27 +71,3 @@ func newTestTrie(t testing.TB, mode Mode) (*Trie, *mapStore) {
 }
 
 var allModes = []Mode{ModeAll, ModeLatest, ModeGC}
-
-// conformanceDir returns ../shared/conformance relative to the module root,
-// or skips (fails under CI=true) when it is absent.
-func conformanceDir(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	require.NoError(t, err)
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		require.NotEqual(t, dir, parent, "go.mod not found")
-		dir = parent
-	}
-	c := filepath.Join(dir, "..", "shared", "conformance")
-	if _, err := os.Stat(c); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("conformance data missing at %s", c)
-		}
-		t.Skipf("conformance data not found at %s; skipping", c)
-	}
-	return c
-}

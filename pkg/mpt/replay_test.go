@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/n3d-io/n3d/internal/conformance"
 	"github.com/n3d-io/n3d/pkg/util"
 	"github.com/stretchr/testify/require"
 )
@@ -186,7 +187,7 @@ func replay(t *testing.T, c chainData, mode Mode) (int, *Trie, *mapStore) {
 }
 
 func TestStateRootReplay(t *testing.T) {
-	dir := conformanceDir(t)
+	dir := conformance.Dir(t)
 	chains := []chainData{loadChain(t, dir, "testblocks"), loadChain(t, dir, "chain50x2")}
 	results := make([]string, 0, len(chains))
 	for _, c := range chains {
@@ -223,7 +224,7 @@ func TestStateRootReplay(t *testing.T) {
 // reference's roots, and that a trie collapsed after each block (so every
 // batch reads its nodes back from the store) does too.
 func TestStateRootReplayModes(t *testing.T) {
-	dir := conformanceDir(t)
+	dir := conformance.Dir(t)
 	for _, name := range []string{"testblocks", "chain50x2"} {
 		c := loadChain(t, dir, name)
 		for _, mode := range allModes {

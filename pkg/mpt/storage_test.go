@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/n3d-io/n3d/internal/conformance"
 	"github.com/n3d-io/n3d/pkg/storage"
 	"github.com/stretchr/testify/require"
 )
@@ -12,7 +13,7 @@ import (
 // each block's nodes go to a fresh MemCachedStore layer over a MemoryStore,
 // persisted after the block, with a ModeGC sweep every 10 blocks.
 func TestReplayOverStorage(t *testing.T) {
-	c := loadChain(t, conformanceDir(t), "chain50x2")
+	c := loadChain(t, conformance.Dir(t), "chain50x2")
 	mem := storage.NewMemoryStore()
 	cfg := Config{
 		Store:      mem,

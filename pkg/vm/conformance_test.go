@@ -14,6 +14,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/n3d-io/n3d/internal/conformance"
 	"github.com/n3d-io/n3d/pkg/vm/opcode"
 	"github.com/n3d-io/n3d/pkg/vm/stackitem"
 )
@@ -58,32 +59,8 @@ type vecContext struct {
 	LocalVariables     []json.RawMessage `json:"localVariables"`
 }
 
-// conformanceDir finds ../shared/conformance/<sub> relative to the module
-// root, skipping (or failing under CI=true) when it is absent.
-func conformanceDir(t *testing.T, sub string) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	require.NoError(t, err)
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		require.NotEqual(t, parent, dir, "go.mod not found")
-		dir = parent
-	}
-	p := filepath.Join(dir, "..", "shared", "conformance", sub)
-	if _, err := os.Stat(p); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("conformance data %s is missing", p)
-		}
-		t.Skipf("conformance data %s is missing; skipping", p)
-	}
-	return p
-}
-
 func TestNeoVMVectors(t *testing.T) {
-	root := conformanceDir(t, "neovm")
+	root := conformance.Dir(t, "neovm")
 	var files []string
 	require.NoError(t, filepath.Walk(root, func(p string, info os.FileInfo, err error) error {
 		if err == nil && !info.IsDir() && strings.HasSuffix(p, ".json") {

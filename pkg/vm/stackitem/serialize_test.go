@@ -9,29 +9,9 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
-)
 
-func conformanceFile(t *testing.T, rel string) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	require.NoError(t, err)
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		require.NotEqual(t, parent, dir, "go.mod not found")
-		dir = parent
-	}
-	p := filepath.Join(dir, "..", "shared", "conformance", rel)
-	if _, err := os.Stat(p); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("conformance data %s is missing", p)
-		}
-		t.Skipf("conformance data %s is missing; skipping", p)
-	}
-	return p
-}
+	"github.com/n3d-io/n3d/internal/conformance"
+)
 
 // TestSerializeReferenceStorage re-serializes the native contract storage
 // values the reference node wrote (BinarySerializer output) and expects
@@ -40,7 +20,7 @@ func TestSerializeReferenceStorage(t *testing.T) {
 	checked := 0
 	for _, rel := range []string{"chains/testblocks/storage/final.json", "chains/chain50x2/storage/final.json",
 		"chains/testblocks/storage/genesis.json"} {
-		raw, err := os.ReadFile(conformanceFile(t, rel))
+		raw, err := os.ReadFile(conformance.Dir(t, filepath.FromSlash(rel)))
 		require.NoError(t, err)
 		var st struct {
 			Contracts map[string][]struct {
