@@ -76,14 +76,5 @@ func (t ParamType) MarshalJSON() ([]byte, error) { return json.Marshal(t.String(
 
 // UnmarshalJSON reads a type text as ParseParamType does.
 func (t *ParamType) UnmarshalJSON(data []byte) error {
-	var s string
-	if err := json.Unmarshal(data, &s); err != nil {
-		return fmt.Errorf("%w: %w", ErrInvalidParamType, err)
-	}
-	v, err := ParseParamType(s)
-	if err != nil {
-		return err
-	}
-	*t = v
-	return nil
+	return dotnetenum.UnmarshalJSON(data, t, ParseParamType, ErrInvalidParamType)
 }

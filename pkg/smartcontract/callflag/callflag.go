@@ -3,7 +3,6 @@ package callflag
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 
 	"github.com/n3d-io/n3d/pkg/smartcontract/internal/dotnetenum"
 )
@@ -52,15 +51,7 @@ func (f CallFlag) String() string { return enum.Format(uint64(f)) }
 // FromString parses the reference's text (names joined by commas, or a
 // number) and rejects bits outside All.
 func FromString(s string) (CallFlag, error) {
-	v, err := enum.Parse(s)
-	if err != nil {
-		return 0, fmt.Errorf("%w: %w", ErrInvalid, err)
-	}
-	f := CallFlag(v)
-	if !f.IsValid() {
-		return 0, fmt.Errorf("%w: %d", ErrInvalid, v)
-	}
-	return f, nil
+	return dotnetenum.ParseValid(enum, s, CallFlag.IsValid, ErrInvalid)
 }
 
 // MarshalJSON writes f as its string form.
@@ -68,14 +59,5 @@ func (f CallFlag) MarshalJSON() ([]byte, error) { return json.Marshal(f.String()
 
 // UnmarshalJSON reads the string form.
 func (f *CallFlag) UnmarshalJSON(data []byte) error {
-	var s string
-	if err := json.Unmarshal(data, &s); err != nil {
-		return fmt.Errorf("%w: %w", ErrInvalid, err)
-	}
-	v, err := FromString(s)
-	if err != nil {
-		return err
-	}
-	*f = v
-	return nil
+	return dotnetenum.UnmarshalJSON(data, f, FromString, ErrInvalid)
 }

@@ -3,7 +3,6 @@ package trigger
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 
 	"github.com/n3d-io/n3d/pkg/smartcontract/internal/dotnetenum"
 )
@@ -43,15 +42,7 @@ func (t Type) IsValid() bool { return t != 0 && t&^All == 0 }
 
 // FromString parses the reference's text of a trigger (set).
 func FromString(s string) (Type, error) {
-	v, err := enum.Parse(s)
-	if err != nil {
-		return 0, fmt.Errorf("%w: %w", ErrInvalid, err)
-	}
-	t := Type(v)
-	if !t.IsValid() {
-		return 0, fmt.Errorf("%w: %d", ErrInvalid, v)
-	}
-	return t, nil
+	return dotnetenum.ParseValid(enum, s, Type.IsValid, ErrInvalid)
 }
 
 // MarshalJSON writes t as its string form.
@@ -59,14 +50,5 @@ func (t Type) MarshalJSON() ([]byte, error) { return json.Marshal(t.String()) }
 
 // UnmarshalJSON reads the string form.
 func (t *Type) UnmarshalJSON(data []byte) error {
-	var s string
-	if err := json.Unmarshal(data, &s); err != nil {
-		return fmt.Errorf("%w: %w", ErrInvalid, err)
-	}
-	v, err := FromString(s)
-	if err != nil {
-		return err
-	}
-	*t = v
-	return nil
+	return dotnetenum.UnmarshalJSON(data, t, FromString, ErrInvalid)
 }
