@@ -274,18 +274,7 @@ func (n *NEO) getAllCandidatesMethod(ic *interop.Context, _ []stackitem.Item) (s
 }
 
 func (n *NEO) candidate(d *dao.DAO, pub []byte) (*neostate.Candidate, error) {
-	v, err := d.GetStorageItem(n.md.ID, candidateKey(pub))
-	if err != nil {
-		if dao.IsNotFound(err) {
-			return nil, nil
-		}
-		return nil, err
-	}
-	c, err := neostate.CandidateFromBytes(v)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrInvalidState, err)
-	}
-	return c, nil
+	return getRecord(d, n.md.ID, candidateKey(pub), neostate.CandidateFromBytes)
 }
 
 func (n *NEO) getCandidateVoteMethod(ic *interop.Context, args []stackitem.Item) (stackitem.Item, error) {

@@ -93,18 +93,7 @@ func notaryAssisted(tx *transaction.Transaction) *transaction.NotaryAssisted {
 
 // Deposit returns h's deposit (nil if none).
 func (n *Notary) Deposit(d *dao.DAO, h util.Uint160) (*neostate.Deposit, error) {
-	v, err := d.GetStorageItem(n.md.ID, depositKey(h))
-	if err != nil {
-		if dao.IsNotFound(err) {
-			return nil, nil
-		}
-		return nil, err
-	}
-	dep, err := neostate.DepositFromBytes(v)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrInvalidState, err)
-	}
-	return dep, nil
+	return getRecord(d, n.md.ID, depositKey(h), neostate.DepositFromBytes)
 }
 
 func (n *Notary) notaryNodes(d *dao.DAO) (neostate.NodeList, error) {

@@ -143,33 +143,11 @@ func (o *Oracle) setPriceMethod(ic *interop.Context, args []stackitem.Item) (sta
 
 // Request returns pending request id (nil if absent).
 func (o *Oracle) Request(d *dao.DAO, id uint64) (*neostate.OracleRequest, error) {
-	v, err := d.GetStorageItem(o.md.ID, requestKey(id))
-	if err != nil {
-		if dao.IsNotFound(err) {
-			return nil, nil
-		}
-		return nil, err
-	}
-	r, err := neostate.OracleRequestFromBytes(v)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrInvalidState, err)
-	}
-	return r, nil
+	return getRecord(d, o.md.ID, requestKey(id), neostate.OracleRequestFromBytes)
 }
 
 func (o *Oracle) idList(d *dao.DAO, url string) (neostate.IDList, error) {
-	v, err := d.GetStorageItem(o.md.ID, idListKey(url))
-	if err != nil {
-		if dao.IsNotFound(err) {
-			return nil, nil
-		}
-		return nil, err
-	}
-	l, err := neostate.IDListFromBytes(v)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrInvalidState, err)
-	}
-	return l, nil
+	return getRecord(d, o.md.ID, idListKey(url), neostate.IDListFromBytes)
 }
 
 func oracleResponse(tx *transaction.Transaction) *transaction.OracleResponse {

@@ -247,25 +247,6 @@ func (pc *Policy) OnPersist(*interop.Context) error { return nil }
 // PostPersist implements Contract.
 func (pc *Policy) PostPersist(*interop.Context) error { return nil }
 
-func putInt(d *dao.DAO, id int32, key []byte, v int64) error {
-	return d.PutBigInt(id, key, big.NewInt(v))
-}
-
-// getInt reads a stored integer; absent means 0.
-func getInt(d *dao.DAO, id int32, key []byte) (int64, error) {
-	n, err := d.GetBigInt(id, key)
-	if err != nil {
-		if dao.IsNotFound(err) {
-			return 0, nil
-		}
-		return 0, err
-	}
-	if !n.IsInt64() {
-		return 0, fmt.Errorf("%w: %x holds %s", ErrInvalidState, key, n)
-	}
-	return n.Int64(), nil
-}
-
 // FeePerByte returns the network fee per transaction byte (datoshi).
 func (pc *Policy) FeePerByte(d *dao.DAO) (int64, error) {
 	return getInt(d, pc.md.ID, []byte{policyFeePerByteKey})
