@@ -35,10 +35,10 @@ func NewCrypto() *Crypto {
 	add := func(name string, ret smartcontract.ParamType, fee int64, from, till protocol.Hardfork, h Handler, ps ...manifest.Parameter) {
 		c.md.AddMethod(Method{Name: name, Params: ps, Return: ret, CPUFee: fee, From: from, Till: till, Handler: h})
 	}
-	add("sha256", bytes, 1<<15, 0, 0, cryptoSha256, p("data", bytes))
-	add("ripemd160", bytes, 1<<15, 0, 0, cryptoRipemd160, p("data", bytes))
+	add("sha256", bytes, 1<<15, 0, 0, hashMethod(sha256Sum), p("data", bytes))
+	add("ripemd160", bytes, 1<<15, 0, 0, hashMethod(ripemd160Sum), p("data", bytes))
 	add("murmur32", bytes, 1<<13, 0, 0, cryptoMurmur32, p("data", bytes), p("seed", intT))
-	add("keccak256", bytes, 1<<15, protocol.HFCockatrice, 0, cryptoKeccak256, p("data", bytes))
+	add("keccak256", bytes, 1<<15, protocol.HFCockatrice, 0, hashMethod(keccak256Sum), p("data", bytes))
 	ecdsaParams := func(last string) []manifest.Parameter {
 		return []manifest.Parameter{p("message", bytes), p("pubkey", bytes), p("signature", bytes), p(last, intT)}
 	}
@@ -71,22 +71,23 @@ func (c *Crypto) OnPersist(*interop.Context) error { return nil }
 // PostPersist implements Contract.
 func (c *Crypto) PostPersist(*interop.Context) error { return nil }
 
-func cryptoSha256(_ *interop.Context, args []stackitem.Item) (stackitem.Item, error) {
-	b, err := argBytes(args[0])
-	if err != nil {
-		return nil, err
+// hashMethod adapts a one-argument hash function to a native handler.
+func hashMethod(sum func([]byte) []byte) Handler {
+	return func(_ *interop.Context, args []stackitem.Item) (stackitem.Item, error) {
+		b, err := argBytes(args[0])
+		if err != nil {
+			return nil, err
+		}
+		return stackitem.ByteString(sum(b)), nil
 	}
-	h := hash.Sha256(b)
-	return stackitem.ByteString(h[:]), nil
 }
 
-func cryptoRipemd160(_ *interop.Context, args []stackitem.Item) (stackitem.Item, error) {
-	b, err := argBytes(args[0])
-	if err != nil {
-		return nil, err
-	}
-	h := hash.RipeMD160(b)
-	return stackitem.ByteString(h[:]), nil
+func sha256Sum(b []byte) []byte    { return hash.Sha256(b).BytesLE() }
+func ripemd160Sum(b []byte) []byte { return hash.RipeMD160(b).BytesLE() }
+
+func keccak256Sum(b []byte) []byte {
+	h := ecdsa.KeccakSum256(b)
+	return h[:]
 }
 
 func cryptoMurmur32(_ *interop.Context, args []stackitem.Item) (stackitem.Item, error) {
@@ -102,24 +103,25 @@ func cryptoMurmur32(_ *interop.Context, args []stackitem.Item) (stackitem.Item, 
 	return stackitem.ByteString(h[:]), nil
 }
 
-func cryptoKeccak256(_ *interop.Context, args []stackitem.Item) (stackitem.Item, error) {
-	b, err := argBytes(args[0])
-	if err != nil {
-		return nil, err
+// argSignedMessage extracts the message, public key and signature that
+// lead the arguments of the verifyWith* methods.
+func argSignedMessage(args []stackitem.Item) ([3][]byte, error) {
+	var bs [3][]byte
+	for i := range bs {
+		b, err := argBytes(args[i])
+		if err != nil {
+			return bs, err
+		}
+		bs[i] = b
 	}
-	h := ecdsa.KeccakSum256(b)
-	return stackitem.ByteString(h[:]), nil
+	return bs, nil
 }
 
 func verifyECDsa(v ecdsa.Variant) Handler {
 	return func(_ *interop.Context, args []stackitem.Item) (stackitem.Item, error) {
-		var bs [3][]byte
-		for i := range bs {
-			b, err := argBytes(args[i])
-			if err != nil {
-				return nil, err
-			}
-			bs[i] = b
+		bs, err := argSignedMessage(args)
+		if err != nil {
+			return nil, err
 		}
 		ch, err := argUint8(args[3])
 		if err != nil {
@@ -135,13 +137,9 @@ func verifyECDsa(v ecdsa.Variant) Handler {
 
 func verifyEd25519(v ecdsa.Variant) Handler {
 	return func(_ *interop.Context, args []stackitem.Item) (stackitem.Item, error) {
-		var bs [3][]byte
-		for i := range bs {
-			b, err := argBytes(args[i])
-			if err != nil {
-				return nil, err
-			}
-			bs[i] = b
+		bs, err := argSignedMessage(args)
+		if err != nil {
+			return nil, err
 		}
 		ok, err := ecdsa.VerifyEd25519(v, bs[0], bs[1], bs[2])
 		if err != nil {
@@ -180,6 +178,17 @@ func argPoint(it stackitem.Item) (bls12381.Point, error) {
 	return pt, nil
 }
 
+// argPointPair extracts the two BLS12-381 values that lead args.
+func argPointPair(args []stackitem.Item) (x, y bls12381.Point, err error) {
+	if x, err = argPoint(args[0]); err != nil {
+		return nil, nil, err
+	}
+	if y, err = argPoint(args[1]); err != nil {
+		return nil, nil, err
+	}
+	return x, y, nil
+}
+
 func pointItem(pt bls12381.Point, err error) (stackitem.Item, error) {
 	if err != nil {
 		return nil, err
@@ -208,11 +217,7 @@ func blsDeserialize(_ *interop.Context, args []stackitem.Item) (stackitem.Item, 
 }
 
 func blsEqual(_ *interop.Context, args []stackitem.Item) (stackitem.Item, error) {
-	x, err := argPoint(args[0])
-	if err != nil {
-		return nil, err
-	}
-	y, err := argPoint(args[1])
+	x, y, err := argPointPair(args)
 	if err != nil {
 		return nil, err
 	}
@@ -224,11 +229,7 @@ func blsEqual(_ *interop.Context, args []stackitem.Item) (stackitem.Item, error)
 }
 
 func blsAdd(_ *interop.Context, args []stackitem.Item) (stackitem.Item, error) {
-	x, err := argPoint(args[0])
-	if err != nil {
-		return nil, err
-	}
-	y, err := argPoint(args[1])
+	x, y, err := argPointPair(args)
 	if err != nil {
 		return nil, err
 	}
@@ -252,11 +253,7 @@ func blsMul(_ *interop.Context, args []stackitem.Item) (stackitem.Item, error) {
 }
 
 func blsPairing(_ *interop.Context, args []stackitem.Item) (stackitem.Item, error) {
-	g1, err := argPoint(args[0])
-	if err != nil {
-		return nil, err
-	}
-	g2, err := argPoint(args[1])
+	g1, g2, err := argPointPair(args)
 	if err != nil {
 		return nil, err
 	}
