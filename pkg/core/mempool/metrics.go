@@ -1,10 +1,11 @@
 package mempool
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/n3d-io/n3d/internal/promutil"
 )
 
 // metrics are the pool's Prometheus collectors: the number of pooled
@@ -29,11 +30,11 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 		return m, nil
 	}
 	var err error
-	if m.size, err = register(reg, m.size); err != nil {
-		return nil, err
+	if m.size, err = promutil.Register(reg, m.size); err == nil {
+		m.removed, err = promutil.Register(reg, m.removed)
 	}
-	if m.removed, err = register(reg, m.removed); err != nil {
-		return nil, err
+	if err != nil {
+		return nil, fmt.Errorf("mempool: metrics: %w", err)
 	}
 	return m, nil
 }
@@ -46,20 +47,4 @@ func (m *metrics) observe(size int, evs events) {
 			m.removed.WithLabelValues(evs[i].Reason.String()).Inc()
 		}
 	}
-}
-
-// register registers c, or returns the collector already registered under
-// its name (several pools in one process share the metrics).
-func register[C prometheus.Collector](reg prometheus.Registerer, c C) (C, error) {
-	err := reg.Register(c)
-	if err == nil {
-		return c, nil
-	}
-	var are prometheus.AlreadyRegisteredError
-	if errors.As(err, &are) {
-		if old, ok := are.ExistingCollector.(C); ok {
-			return old, nil
-		}
-	}
-	return c, fmt.Errorf("mempool: metrics: %w", err)
 }

@@ -1,11 +1,11 @@
 package server
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 	"time"
 
+	"github.com/n3d-io/n3d/internal/promutil"
 	"github.com/n3d-io/n3d/pkg/rpc/result"
 	"github.com/prometheus/client_golang/prometheus"
 )
@@ -34,11 +34,11 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 		return m, nil
 	}
 	var err error
-	if m.duration, err = register(reg, m.duration); err != nil {
-		return nil, err
+	if m.duration, err = promutil.Register(reg, m.duration); err == nil {
+		m.errors, err = promutil.Register(reg, m.errors)
 	}
-	if m.errors, err = register(reg, m.errors); err != nil {
-		return nil, err
+	if err != nil {
+		return nil, fmt.Errorf("rpc: metrics: %w", err)
 	}
 	return m, nil
 }
@@ -48,20 +48,4 @@ func (m *metrics) observe(method string, start time.Time, e *result.Error) {
 	if e != nil {
 		m.errors.WithLabelValues(method, strconv.FormatInt(e.Code, 10)).Inc()
 	}
-}
-
-// register registers c, or returns the collector already registered under
-// its name (a second server in one process shares the metrics).
-func register[C prometheus.Collector](reg prometheus.Registerer, c C) (C, error) {
-	err := reg.Register(c)
-	if err == nil {
-		return c, nil
-	}
-	var are prometheus.AlreadyRegisteredError
-	if errors.As(err, &are) {
-		if old, ok := are.ExistingCollector.(C); ok {
-			return old, nil
-		}
-	}
-	return c, fmt.Errorf("rpc: metrics: %w", err)
 }
