@@ -13,46 +13,12 @@ import (
 // the reference's getproof returns). It returns ErrNotFound when key has no
 // value.
 func (t *Trie) GetProof(key []byte) ([][]byte, error) {
-	if err := checkKey(key); err != nil {
+	var proof [][]byte
+	l, err := t.findLeaf(key, &proof)
+	if err != nil {
 		return nil, err
 	}
-	var (
-		pbuf  [maxPathLength]byte
-		proof [][]byte
-	)
-	path := toNibbles(pbuf[:0], key)
-	slot := &t.root
-	for {
-		switch n := (*slot).(type) {
-		case nil:
-			return nil, ErrNotFound
-		case *HashNode:
-			r, err := t.resolve(n)
-			if err != nil {
-				return nil, err
-			}
-			*slot = r
-		case *LeafNode:
-			if len(path) != 0 {
-				return nil, ErrNotFound
-			}
-			return append(proof, n.Bytes()), nil
-		case *BranchNode:
-			proof = append(proof, n.Bytes())
-			i := valueSlot
-			if len(path) != 0 {
-				i, path = int(path[0]), path[1:]
-			}
-			slot = &n.children[i]
-		case *ExtensionNode:
-			if !bytes.HasPrefix(path, n.key) {
-				return nil, ErrNotFound
-			}
-			proof = append(proof, n.Bytes())
-			path = path[len(n.key):]
-			slot = &n.next
-		}
-	}
+	return append(proof, l.Bytes()), nil
 }
 
 // VerifyProof checks that proof leads from the trie root to key and returns

@@ -73,6 +73,17 @@ func (t *Trie) StateRoot() util.Uint256 {
 
 // Get returns a copy of the value stored at key, or ErrNotFound.
 func (t *Trie) Get(key []byte) ([]byte, error) {
+	l, err := t.findLeaf(key, nil)
+	if err != nil {
+		return nil, err
+	}
+	return bytes.Clone(l.value), nil
+}
+
+// findLeaf walks from the root to key's leaf, resolving hash nodes on the
+// way, and returns ErrNotFound when key has no value. With proof non-nil
+// it appends the encoding of every branch and extension node it passes.
+func (t *Trie) findLeaf(key []byte, proof *[][]byte) (*LeafNode, error) {
 	if err := checkKey(key); err != nil {
 		return nil, err
 	}
@@ -93,8 +104,11 @@ func (t *Trie) Get(key []byte) ([]byte, error) {
 			if len(path) != 0 {
 				return nil, ErrNotFound
 			}
-			return bytes.Clone(n.value), nil
+			return n, nil
 		case *BranchNode:
+			if proof != nil {
+				*proof = append(*proof, n.Bytes())
+			}
 			i := valueSlot
 			if len(path) != 0 {
 				i, path = int(path[0]), path[1:]
@@ -103,6 +117,9 @@ func (t *Trie) Get(key []byte) ([]byte, error) {
 		case *ExtensionNode:
 			if !bytes.HasPrefix(path, n.key) {
 				return nil, ErrNotFound
+			}
+			if proof != nil {
+				*proof = append(*proof, n.Bytes())
 			}
 			path = path[len(n.key):]
 			slot = &n.next
