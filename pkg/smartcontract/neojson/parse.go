@@ -182,17 +182,51 @@ func (p *parser) enter() error {
 	return nil
 }
 
-func (p *parser) array() (any, error) {
+// open enters the container whose opening bracket is at p.pos and reports
+// whether it is empty (its closing bracket consumed as well).
+func (p *parser) open(closing byte) (bool, error) {
 	if err := p.enter(); err != nil {
-		return nil, err
+		return false, err
 	}
-	p.pos++ // '['
+	p.pos++ // the opening bracket
 	if err := p.skipSpace(); err != nil {
-		return nil, err
+		return false, err
 	}
-	if p.pos < len(p.data) && p.data[p.pos] == ']' {
+	if p.pos < len(p.data) && p.data[p.pos] == closing {
 		p.pos++
 		p.depth--
+		return true, nil
+	}
+	return false, nil
+}
+
+// next consumes what follows an element of an array or object: a ',' (more
+// elements follow) or the closing bracket (the container ends: done).
+func (p *parser) next(closing byte, what string) (done bool, err error) {
+	if err := p.skipSpace(); err != nil {
+		return false, err
+	}
+	if p.pos >= len(p.data) {
+		return false, p.errorf("unterminated %s", what)
+	}
+	switch p.data[p.pos] {
+	case ',':
+		p.pos++
+		return false, p.skipSpace()
+	case closing:
+		p.pos++
+		p.depth--
+		return true, nil
+	}
+	return false, p.errorf("expected ',' or '%c'", closing)
+}
+
+func (p *parser) array() (any, error) {
+	empty, err := p.open(']')
+	if err != nil {
+		return nil, err
+	}
+	if empty {
 		return []any{}, nil
 	}
 	base := len(p.values)
@@ -202,43 +236,26 @@ func (p *parser) array() (any, error) {
 			return nil, err
 		}
 		p.values = append(p.values, v)
-		if err := p.skipSpace(); err != nil {
+		done, err := p.next(']', "array")
+		if err != nil {
 			return nil, err
 		}
-		if p.pos >= len(p.data) {
-			return nil, p.errorf("unterminated array")
-		}
-		switch p.data[p.pos] {
-		case ',':
-			p.pos++
-			if err := p.skipSpace(); err != nil {
-				return nil, err
-			}
-		case ']':
-			p.pos++
-			p.depth--
+		if done {
 			arr := make([]any, len(p.values)-base)
 			copy(arr, p.values[base:])
 			clear(p.values[base:])
 			p.values = p.values[:base]
 			return arr, nil
-		default:
-			return nil, p.errorf("expected ',' or ']'")
 		}
 	}
 }
 
 func (p *parser) object() (any, error) {
-	if err := p.enter(); err != nil {
+	empty, err := p.open('}')
+	if err != nil {
 		return nil, err
 	}
-	p.pos++ // '{'
-	if err := p.skipSpace(); err != nil {
-		return nil, err
-	}
-	if p.pos < len(p.data) && p.data[p.pos] == '}' {
-		p.pos++
-		p.depth--
+	if empty {
 		return &Object{}, nil
 	}
 	base := len(p.members)
@@ -264,33 +281,20 @@ func (p *parser) object() (any, error) {
 			return nil, err
 		}
 		p.members = append(p.members, Member{Key: key, Value: v})
-		if err := p.skipSpace(); err != nil {
+		done, err := p.next('}', "object")
+		if err != nil {
 			return nil, err
 		}
-		if p.pos >= len(p.data) {
-			return nil, p.errorf("unterminated object")
-		}
-		switch p.data[p.pos] {
-		case ',':
-			p.pos++
-			if err := p.skipSpace(); err != nil {
-				return nil, err
-			}
-		case '}':
-			p.pos++
-			p.depth--
+		if done {
 			obj := &Object{Members: make([]Member, len(p.members)-base)}
 			copy(obj.Members, p.members[base:])
 			clear(p.members[base:])
 			p.members = p.members[:base]
 			return obj, nil
-		default:
-			return nil, p.errorf("expected ',' or '}'")
 		}
 	}
 }
 
-// key reads a property name.
 func (p *parser) key() (string, error) {
 	if p.pos >= len(p.data) || p.data[p.pos] != '"' {
 		return "", p.errorf("expected a property name")
