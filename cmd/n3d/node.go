@@ -12,7 +12,6 @@ import (
 
 	"github.com/n3d-io/n3d/pkg/buildinfo"
 	"github.com/n3d-io/n3d/pkg/config"
-	"github.com/n3d-io/n3d/pkg/wallet"
 	"github.com/urfave/cli/v3"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
@@ -40,6 +39,9 @@ type node struct {
 	debug  bool                          // --debug pins the level
 	reload func() (config.Config, error) // rereads the same file
 	ready  func()                        // test hook, may be nil
+	// started, when set, is called with the running services before
+	// ready (in-process tests).
+	started func(*services)
 }
 
 func nodeAction(ctx context.Context, cmd *cli.Command, e *env) (err error) {
@@ -67,12 +69,14 @@ func nodeAction(ctx context.Context, cmd *cli.Command, e *env) (err error) {
 }
 
 // run runs the node until ctx is cancelled (SIGINT/SIGTERM) and returns nil
-// on a clean shutdown. Services (storage, chain, P2P, RPC, consensus) are
-// started here, in dependency order, and stopped in reverse order before it
-// returns.
+// on a clean shutdown. The chain is opened, then the services are started
+// in dependency order (mempool and ingress pipeline, P2P, RPC, consensus)
+// and stopped in reverse order before the chain is closed (see
+// docs/node.md).
 func (n *node) run(ctx context.Context) (err error) {
 	n.logStart()
-	if err := checkConsensusWallet(n.cfg.ApplicationConfiguration.Consensus); err != nil {
+	consKeys, err := consensusKeys(n.cfg.ApplicationConfiguration.Consensus)
+	if err != nil {
 		return err
 	}
 	hup := make(chan os.Signal, 1)
@@ -87,20 +91,22 @@ func (n *node) run(ctx context.Context) (err error) {
 		if cerr := c.Close(); cerr != nil {
 			err = errors.Join(err, fmt.Errorf("closing the chain: %w", cerr))
 		}
+		n.log.Info("chain closed")
 	}()
 	n.log.Info("chain opened",
 		zap.Uint32("height", c.BlockHeight()),
 		zap.Stringer("hash", c.CurrentBlockHash()),
 		zap.Stringer("stateRoot", c.CurrentStateRoot()))
-	stopNet, err := n.startNetwork(ctx, c)
+	st := &stages{log: n.log}
+	defer func() { err = errors.Join(err, st.stopAll()) }()
+	svc, err := n.startServices(ctx, c, consKeys, st)
 	if err != nil {
 		return err
 	}
-	defer func() { err = errors.Join(err, stopNet()) }()
-	// RPC and consensus are not wired into the binary yet: say so rather
-	// than pretend.
-	n.log.Warn("RPC and consensus services are not wired into n3d yet: " +
-		"the node syncs from and serves peers, produces no blocks and waits for a signal")
+	n.logServices(svc)
+	if n.started != nil {
+		n.started(svc)
+	}
 	if n.ready != nil {
 		n.ready()
 	}
@@ -113,6 +119,19 @@ func (n *node) run(ctx context.Context) (err error) {
 			n.onReload()
 		}
 	}
+}
+
+// logServices says what runs; the line ends with the words the signal
+// tests and operators' scripts wait for.
+func (n *node) logServices(svc *services) {
+	fields := []zap.Field{zap.Bool("consensus", svc.cons != nil), zap.Bool("rpc", svc.rpc != nil)}
+	if p := svc.p2p.Load(); p != nil {
+		fields = append(fields, zap.Stringers("p2p", p.Addrs()))
+	}
+	if svc.rpc != nil {
+		fields = append(fields, zap.Stringers("rpcAddresses", svc.rpc.Addrs()))
+	}
+	n.log.Info("node running, waits for a signal", fields...)
 }
 
 func (n *node) logStart() {
@@ -170,21 +189,4 @@ func (n *node) onReload() {
 		n.log.Warn("log level changed", zap.Stringer("level", lvl))
 	}
 	n.cfg = cfg
-}
-
-// checkConsensusWallet makes sure an enabled consensus service has a
-// readable NEP-6 wallet, so that a wrong path fails at start-up rather than
-// later.
-func checkConsensusWallet(c config.InternalService) error {
-	if !c.Enabled {
-		return nil
-	}
-	data, err := c.UnlockWallet.ReadFile()
-	if err != nil {
-		return fmt.Errorf("consensus: %w", err)
-	}
-	if _, err := wallet.FromBytes(data); err != nil {
-		return fmt.Errorf("consensus: wallet %s: %w", c.UnlockWallet.Path, err)
-	}
-	return nil
 }

@@ -2,16 +2,17 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"sync"
 
 	"github.com/n3d-io/n3d/pkg/buildinfo"
 	"github.com/n3d-io/n3d/pkg/config"
 	"github.com/n3d-io/n3d/pkg/core/blockqueue"
 	"github.com/n3d-io/n3d/pkg/core/chain"
+	"github.com/n3d-io/n3d/pkg/core/mempool"
+	"github.com/n3d-io/n3d/pkg/core/transaction"
+	"github.com/n3d-io/n3d/pkg/core/txpipe"
 	"github.com/n3d-io/n3d/pkg/network"
-	"go.uber.org/zap"
+	"github.com/n3d-io/n3d/pkg/util"
 )
 
 // networkConfig maps the P2P section and the protocol's seeds onto the
@@ -47,10 +48,13 @@ func networkConfig(cfg config.Config) (network.Config, error) {
 	}, nil
 }
 
-// startNetwork starts the block queue feeding c, the P2P server and the
-// relay of new blocks. The returned stop cancels them and waits until all
-// have returned (call it before closing the chain).
-func (n *node) startNetwork(ctx context.Context, c *chain.Chain) (stop func() error, err error) {
+// startNetwork starts the block queue feeding the chain, the P2P server
+// and the relay of new blocks. Transactions from peers go to the ingress
+// pipeline (and to consensus while a round misses some); extensible
+// payloads to the consensus handler. The returned stop cancels them and
+// waits until all have returned (call it before closing the chain).
+func (n *node) startNetwork(ctx context.Context, svc *services) (stop func() error, err error) {
+	c := svc.chain
 	cfg, err := networkConfig(n.cfg)
 	if err != nil {
 		return nil, fmt.Errorf("p2p: %w", err)
@@ -61,53 +65,64 @@ func (n *node) startNetwork(ctx context.Context, c *chain.Chain) (stop func() er
 		return nil, fmt.Errorf("p2p: %w", err)
 	}
 	cfg.Ledger, cfg.Blocks, cfg.Log = c, q, log
-	// Transactions and extensible payloads from peers are not taken until
-	// the mempool and consensus services are wired (OnTransaction and
-	// OnExtensible stay nil: they are neither requested nor accepted).
+	cfg.Pool = poolView{svc.pool, svc.pipe}
+	cfg.OnTransaction = func(tx *transaction.Transaction) {
+		if svc.cons != nil {
+			svc.cons.OnTransaction(tx) // proposals may carry transactions the pool refuses
+		}
+		_ = svc.pipe.Submit(peerSource, tx) // dedup and queue limits answer here; verdicts come later
+	}
+	cfg.OnExtensible = newExtensibleHandler(svc, uint32(n.cfg.ProtocolConfiguration.Magic)).handle
 	srv, err := network.New(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("p2p: %w", err)
 	}
-	ctx, cancel := context.WithCancel(ctx)
+	g := newGroup(ctx, log)
 	sub := c.Subscribe(chain.EventBlock, 0)
-	var (
-		wg      sync.WaitGroup
-		runErr  error
-		runDone = make(chan struct{})
-	)
-	wg.Add(3)
-	go func() {
-		defer wg.Done()
-		if err := q.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
-			log.Error("block queue stopped", zap.Error(err))
-		}
-	}()
-	go func() {
-		defer wg.Done()
+	runDone := make(chan struct{})
+	g.goRun(q.Run)
+	g.goRun(func(ctx context.Context) error {
 		defer close(runDone)
-		if runErr = srv.Run(ctx); runErr != nil {
-			log.Error("P2P server failed", zap.Error(runErr))
-		}
-	}()
-	go func() {
-		defer wg.Done()
+		return srv.Run(ctx)
+	})
+	g.goRun(func(context.Context) error {
 		for ev := range sub.C {
 			srv.RelayBlock(ev.Block)
 		}
-	}()
+		return nil
+	})
 	stop = func() error {
-		cancel()
 		sub.Close()
-		wg.Wait()
-		if runErr != nil {
-			return fmt.Errorf("p2p: %w", runErr)
+		if err := g.stop(); err != nil {
+			return fmt.Errorf("p2p: %w", err)
 		}
 		return nil
 	}
 	select {
 	case <-srv.Ready():
+		svc.p2p.Store(srv)
 		return stop, nil
 	case <-runDone:
 		return nil, stop()
 	}
+}
+
+// poolView is the mempool as the P2P server reads it: a transaction is
+// known when it is pooled, being verified or was processed recently.
+type poolView struct {
+	pool *mempool.Pool
+	pipe *txpipe.Pipeline
+}
+
+func (p poolView) ContainsTx(h util.Uint256) bool { return !p.pipe.ShouldRequest(h) }
+
+func (p poolView) GetTx(h util.Uint256) (*transaction.Transaction, bool) { return p.pool.TryGet(h) }
+
+func (p poolView) TxHashes() []util.Uint256 {
+	txs := p.pool.GetVerifiedTransactions()
+	out := make([]util.Uint256, len(txs))
+	for i, tx := range txs {
+		out[i] = tx.Hash()
+	}
+	return out
 }

@@ -85,9 +85,10 @@ func TestNodeSyncsOverP2P(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	stopA, err := a.startNetwork(ctx, ca)
+	svcA, svcB := withMempool(ctx, t, a, ca), withMempool(ctx, t, b, cb)
+	stopA, err := a.startNetwork(ctx, svcA)
 	require.NoError(t, err)
-	stopB, err := b.startNetwork(ctx, cb)
+	stopB, err := b.startNetwork(ctx, svcB)
 	require.NoError(t, err)
 	require.Eventually(t, func() bool { return cb.BlockHeight() == ca.BlockHeight() }, 15*time.Second, 10*time.Millisecond)
 	require.Equal(t, ca.CurrentBlockHash(), cb.CurrentBlockHash())
@@ -101,6 +102,17 @@ func TestNodeSyncsOverP2P(t *testing.T) {
 	require.NoError(t, err)
 	defer l.Close()
 	c := load(l.Addr().String())
-	_, err = c.startNetwork(ctx, cb)
+	_, err = c.startNetwork(ctx, svcB)
 	require.Error(t, err)
+}
+
+// withMempool starts the mempool stage of n over c (stopped at the end of
+// the test) and returns the services for the next stages.
+func withMempool(ctx context.Context, t *testing.T, n *node, c *chain.Chain) *services {
+	t.Helper()
+	svc := &services{chain: c, natives: c.Natives().(*chain.NativeSet)}
+	stop, err := n.startMempool(ctx, svc)
+	require.NoError(t, err)
+	t.Cleanup(func() { require.NoError(t, stop()) })
+	return svc
 }

@@ -1,0 +1,318 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/n3d-io/n3d/pkg/config"
+	"github.com/n3d-io/n3d/pkg/core/transaction"
+	"github.com/n3d-io/n3d/pkg/crypto/keys"
+	"github.com/n3d-io/n3d/pkg/rpc/result"
+	"github.com/n3d-io/n3d/pkg/smartcontract/callflag"
+	"github.com/n3d-io/n3d/pkg/smartcontract/scripts"
+	"github.com/n3d-io/n3d/pkg/util"
+	"github.com/n3d-io/n3d/pkg/vm/emit"
+	"github.com/n3d-io/n3d/pkg/vm/opcode"
+	"github.com/stretchr/testify/require"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+	"go.uber.org/zap/zaptest"
+	"go.uber.org/zap/zaptest/observer"
+)
+
+// singleConfig is the embedded single-validator privnet on loopback with
+// free ports, an in-memory database and block time tpb (also the Policy
+// value seeded at genesis); consensus as asked, with the repository's
+// validator wallet.
+func singleConfig(t *testing.T, consensus bool, tpb time.Duration) config.Config {
+	t.Helper()
+	data, ok := config.Embedded(config.NetPrivNetSingle)
+	require.True(t, ok)
+	cfg, err := config.Parse(data, "")
+	require.NoError(t, err)
+	a := &cfg.ApplicationConfiguration
+	a.DBConfiguration = config.DBConfiguration{Type: config.DBInMemory}
+	a.P2P.Addresses = []string{"127.0.0.1:0"}
+	a.RPC.Enabled = true
+	a.RPC.Addresses = []string{"127.0.0.1:0"}
+	a.Consensus.Enabled = consensus
+	a.Consensus.UnlockWallet.Path = filepath.Join(repoConfigDir(t), "wallet.privnet.single.json")
+	p := &cfg.ProtocolConfiguration
+	p.TimePerBlock, p.Genesis.TimePerBlock, p.MaxTimePerBlock = tpb, tpb, 0
+	return cfg
+}
+
+// runningNode is a node run in-process by a test.
+type runningNode struct {
+	t       *testing.T
+	svc     *services
+	url     string
+	logs    *observer.ObservedLogs
+	cancel  context.CancelFunc
+	done    chan error
+	base    int // goroutines before the start
+	client  *http.Client
+	stopped atomic.Bool
+}
+
+// startNode runs cfg as `n3d node` does, until the test stops it (or ends).
+func startNode(t *testing.T, cfg config.Config) *runningNode {
+	t.Helper()
+	core, logs := observer.New(zapcore.InfoLevel)
+	log := zap.New(core)
+	if testing.Verbose() {
+		log = zap.New(zapcore.NewTee(core, zaptest.NewLogger(t).Core()))
+	}
+	lvl := zap.NewAtomicLevelAt(zapcore.InfoLevel)
+	// os/signal starts its one watcher goroutine for good on the first
+	// Notify (run's SIGHUP): start it before counting.
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGHUP)
+	signal.Stop(sig)
+	started := make(chan *services, 1)
+	r := &runningNode{t: t, logs: logs, done: make(chan error, 1), base: runtime.NumGoroutine(),
+		client: &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 30 * time.Second}}
+	n := &node{cfg: cfg, src: "test", log: log, level: &lvl,
+		reload:  func() (config.Config, error) { return cfg, nil },
+		started: func(s *services) { started <- s }}
+	ctx, cancel := context.WithCancel(context.Background())
+	r.cancel = cancel
+	go func() { r.done <- n.run(ctx) }()
+	select {
+	case r.svc = <-started:
+	case err := <-r.done:
+		cancel()
+		t.Fatalf("node did not start: %v", err)
+	case <-time.After(30 * time.Second):
+		cancel()
+		t.Fatal("node did not start in time")
+	}
+	if r.svc.rpc != nil {
+		r.url = "http://" + r.svc.rpc.Addrs()[0].String()
+	}
+	t.Cleanup(func() {
+		if !r.stopped.Load() {
+			r.stop()
+		}
+	})
+	return r
+}
+
+// stop shuts the node down as a signal does and checks that Run returns
+// nil and every goroutine it started has ended.
+func (r *runningNode) stop() {
+	r.t.Helper()
+	r.stopped.Store(true)
+	r.cancel()
+	select {
+	case err := <-r.done:
+		require.NoError(r.t, err)
+	case <-time.After(30 * time.Second):
+		r.t.Fatal("node did not stop in time")
+	}
+	ok := assertEventually(func() bool { return runtime.NumGoroutine() <= r.base }, 5*time.Second)
+	if !ok {
+		buf := make([]byte, 1<<20)
+		r.t.Fatalf("%d goroutines left (%d before the start):\n%s", runtime.NumGoroutine(), r.base,
+			buf[:runtime.Stack(buf, true)])
+	}
+}
+
+func assertEventually(cond func() bool, d time.Duration) bool {
+	for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+		if cond() {
+			return true
+		}
+	}
+	return cond()
+}
+
+// call sends one JSON-RPC request to the node over HTTP.
+func (r *runningNode) call(method string, params ...any) (json.RawMessage, *result.Error) {
+	r.t.Helper()
+	if params == nil {
+		params = []any{}
+	}
+	body, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
+	require.NoError(r.t, err)
+	resp, err := r.client.Post(r.url, "application/json", bytes.NewReader(body))
+	require.NoError(r.t, err)
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	require.NoError(r.t, err)
+	var out struct {
+		Result json.RawMessage `json:"result"`
+		Error  *result.Error   `json:"error"`
+	}
+	require.NoError(r.t, json.Unmarshal(raw, &out), string(raw))
+	return out.Result, out.Error
+}
+
+func (r *runningNode) result(method string, params ...any) json.RawMessage {
+	r.t.Helper()
+	res, e := r.call(method, params...)
+	require.Nil(r.t, e, "%s: %v", method, e)
+	return res
+}
+
+// stopOrder returns the services in the order their "service stopped"
+// lines were logged, then "chain" when the chain was closed.
+func (r *runningNode) stopOrder() []string {
+	var out []string
+	for _, e := range r.logs.All() {
+		switch e.Message {
+		case "service stopped":
+			out = append(out, e.ContextMap()["service"].(string))
+		case "chain closed":
+			out = append(out, "chain")
+		}
+	}
+	return out
+}
+
+// validatorKey decrypts the single validator's key from its wallet.
+func validatorKey(t *testing.T, cfg config.Config) *keys.PrivateKey {
+	t.Helper()
+	cons := cfg.ApplicationConfiguration.Consensus
+	cons.Enabled = true
+	ks, err := consensusKeys(cons)
+	require.NoError(t, err)
+	require.Len(t, ks, 1)
+	return ks[0]
+}
+
+// gasTransfer is a transfer of amount GAS (datoshi) from the validators'
+// BFT account, which received the genesis GAS, signed with key, valid for
+// the next 100 blocks.
+func gasTransfer(t *testing.T, svc *services, key *keys.PrivateKey, nonce uint32, to util.Uint160, amount int64) *transaction.Transaction {
+	t.Helper()
+	verif, err := scripts.MultiSigContract(1, keys.PublicKeys{key.PublicKey()})
+	require.NoError(t, err)
+	from := scripts.ScriptHash(verif)
+	gas := svc.natives.Governance.GAS.Metadata().Hash
+	script, err := emit.NewBuilder().AppCall(gas, "transfer", byte(callflag.All), from, to, amount, nil).
+		Opcodes(opcode.ASSERT).Script()
+	require.NoError(t, err)
+	tx := &transaction.Transaction{Nonce: nonce, SystemFee: 1_0000_0000, NetworkFee: 1_0000_0000,
+		ValidUntilBlock: svc.chain.BlockHeight() + 100, Script: script,
+		Signers: []transaction.Signer{{Account: from, Scopes: transaction.CalledByEntry}}}
+	sig := key.Sign(tx.SignData(uint32(svc.chain.Config().Magic)))
+	tx.Witnesses = []transaction.Witness{{InvocationScript: append([]byte{byte(opcode.PUSHDATA1), 64}, sig...),
+		VerificationScript: verif}}
+	tx.InvalidateCache()
+	return tx
+}
+
+func txBase64(t *testing.T, tx *transaction.Transaction) string {
+	raw, err := tx.Bytes()
+	require.NoError(t, err)
+	return base64.StdEncoding.EncodeToString(raw)
+}
+
+// TestNodeServesRPC: the node answers JSON-RPC over HTTP from the chain it
+// opened, reports its P2P port and nonce, and stops services in order.
+func TestNodeServesRPC(t *testing.T) {
+	cfg := singleConfig(t, false, time.Second)
+	r := startNode(t, cfg)
+	require.Nil(t, r.svc.cons)
+	require.JSONEq(t, "1", string(r.result("getblockcount")))
+
+	var v result.Version
+	require.NoError(t, json.Unmarshal(r.result("getversion"), &v))
+	require.Equal(t, uint32(cfg.ProtocolConfiguration.Magic), v.Protocol.Network)
+	p2p := r.svc.p2p.Load()
+	require.Equal(t, p2p.Nonce(), v.Nonce)
+	require.Equal(t, "/n3d:", v.UserAgent[:5])
+	require.JSONEq(t, "0", string(r.result("getconnectioncount")))
+	require.JSONEq(t, `{"unconnected":[],"connected":[],"bad":[]}`, string(r.result("getpeers")))
+
+	r.stop()
+	require.Equal(t, []string{"rpc", "p2p", "mempool", "chain"}, r.stopOrder())
+}
+
+// TestNodePoolsSubmittedTransaction: a signed GAS transfer sent with
+// sendrawtransaction is verified into the pool and listed by
+// getrawmempool; the reference's answers for a resubmission and a bad
+// signature.
+func TestNodePoolsSubmittedTransaction(t *testing.T) {
+	cfg := singleConfig(t, false, time.Second)
+	key := validatorKey(t, cfg)
+	r := startNode(t, cfg)
+	to := util.Uint160{1, 2, 3}
+	tx := gasTransfer(t, r.svc, key, 1, to, 5_0000_0000)
+
+	res := r.result("sendrawtransaction", txBase64(t, tx))
+	require.JSONEq(t, fmt.Sprintf(`{"hash":%q}`, tx.Hash().String()), string(res))
+	require.True(t, r.svc.pool.Contains(tx.Hash()))
+	require.JSONEq(t, fmt.Sprintf(`[%q]`, tx.Hash().String()), string(r.result("getrawmempool")))
+
+	_, e := r.call("sendrawtransaction", txBase64(t, tx))
+	require.NotNil(t, e)
+	require.EqualValues(t, -503, e.Code, e.Error())
+
+	bad := gasTransfer(t, r.svc, key, 2, to, 1)
+	bad.Witnesses[0].InvocationScript[10] ^= 0xff
+	_, e = r.call("sendrawtransaction", txBase64(t, bad))
+	require.NotNil(t, e)
+	require.EqualValues(t, result.InvalidSignatureCode, e.Code, e.Error())
+	require.Equal(t, 1, r.svc.pool.Count())
+}
+
+// TestSingleValidatorNodeProducesBlocks: with consensus on, the single
+// validator proposes and commits blocks every TimePerBlock and includes a
+// transaction submitted over RPC, which then leaves the pool; shutdown
+// stops consensus first and the chain last, and every goroutine ends.
+func TestSingleValidatorNodeProducesBlocks(t *testing.T) {
+	cfg := singleConfig(t, true, 100*time.Millisecond)
+	key := validatorKey(t, cfg)
+	r := startNode(t, cfg)
+	require.NotNil(t, r.svc.cons)
+	c := r.svc.chain
+	require.Eventually(t, func() bool { return c.BlockHeight() >= 3 }, 20*time.Second, 10*time.Millisecond)
+
+	tx := gasTransfer(t, r.svc, key, 7, util.Uint160{9}, 1_0000_0000)
+	r.result("sendrawtransaction", txBase64(t, tx))
+	var height uint32
+	require.Eventually(t, func() bool {
+		_, h, err := c.GetTransaction(tx.Hash())
+		height = h
+		return err == nil
+	}, 20*time.Second, 10*time.Millisecond, "the transaction was not included")
+	b, err := c.GetBlockByIndex(height)
+	require.NoError(t, err)
+	require.Equal(t, tx.Hash(), b.Transactions[0].Hash())
+	require.Eventually(t, func() bool { return r.svc.pool.Count() == 0 }, 5*time.Second, 10*time.Millisecond,
+		"the pool did not drop the included transaction")
+	var log struct {
+		Executions []struct {
+			VMState string `json:"vmstate"`
+		} `json:"executions"`
+	}
+	require.NoError(t, json.Unmarshal(r.result("getapplicationlog", tx.Hash().String()), &log))
+	require.Equal(t, "HALT", log.Executions[0].VMState)
+
+	// Blocks follow each other at about TimePerBlock.
+	first, err := c.GetBlockByIndex(1)
+	require.NoError(t, err)
+	last, err := c.GetBlockByIndex(c.BlockHeight())
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, last.Timestamp-first.Timestamp, uint64(last.Index-first.Index)*uint64(cfg.ProtocolConfiguration.TimePerBlock.Milliseconds())*9/10)
+
+	r.stop()
+	require.Equal(t, []string{"consensus", "rpc", "p2p", "mempool", "chain"}, r.stopOrder())
+	require.Zero(t, r.logs.FilterLevelExact(zapcore.ErrorLevel).Len(), "errors logged: %v",
+		r.logs.FilterLevelExact(zapcore.ErrorLevel).All())
+}

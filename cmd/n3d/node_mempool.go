@@ -1,0 +1,94 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/n3d-io/n3d/pkg/core/chain"
+	"github.com/n3d-io/n3d/pkg/core/mempool"
+	"github.com/n3d-io/n3d/pkg/core/transaction"
+	"github.com/n3d-io/n3d/pkg/core/txpipe"
+	"github.com/n3d-io/n3d/pkg/util"
+	"github.com/prometheus/client_golang/prometheus"
+	"go.uber.org/zap"
+)
+
+// peerSource is the pipeline source of transactions from peers. The P2P
+// server does not say which peer sent a transaction, so all peers share
+// one queue (the RPC server has its own, txpipe.SourceLocal).
+const peerSource txpipe.Source = 1
+
+// chainVerifier is the chain as the pipeline's workers use it: the
+// lock-free verification, so they run in parallel with each other and with
+// block processing.
+type chainVerifier struct{ c *chain.Chain }
+
+func (v chainVerifier) BlockHeight() uint32 { return v.c.BlockHeight() }
+
+func (v chainVerifier) VerifyTx(tx *transaction.Transaction) error { return v.c.VerifyTxConcurrent(tx) }
+
+// startMempool starts the memory pool's ingress pipeline and the loop that
+// brings the pool up to every block the chain adds. Pooled transactions
+// are announced to peers through svc.p2p once it is set.
+func (n *node) startMempool(ctx context.Context, svc *services) (stop func() error, err error) {
+	c := svc.chain
+	log := n.log.Named("mempool")
+	pool, err := mempool.New(mempool.Config{
+		Capacity:   n.cfg.ProtocolConfiguration.MemPoolSize,
+		Ledger:     c,
+		Registerer: prometheus.DefaultRegisterer,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("mempool: %w", err)
+	}
+	pipe, err := txpipe.New(txpipe.Config{
+		Verifier: chainVerifier{c},
+		Pool:     pool,
+		Relay: func(hashes []util.Uint256) {
+			if srv := svc.p2p.Load(); srv != nil {
+				srv.AnnounceTxs(hashes)
+			}
+		},
+		// Without Relay the node announces only what it was given first
+		// hand (RPC), not what peers sent it.
+		RelayLocalOnly: !n.cfg.ApplicationConfiguration.Relay,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("mempool: %w", err)
+	}
+	svc.pool, svc.pipe = pool, pipe
+	g := newGroup(ctx, log)
+	g.goRun(pipe.Run)
+	sub := c.Subscribe(chain.EventBlock, 0)
+	g.goRun(func(ctx context.Context) error {
+		updatePool(ctx, c, pool, sub, log)
+		return nil
+	})
+	return g.stop, nil
+}
+
+// updatePool brings the pool up to each block the chain adds, until ctx
+// ends; it closes sub. If the subscription is dropped (the pool fell far
+// behind), it subscribes again and re-checks the whole pool against the
+// chain.
+func updatePool(ctx context.Context, c *chain.Chain, pool *mempool.Pool, sub *chain.Subscription, log *zap.Logger) {
+	defer func() { sub.Close() }()
+	stillValid := func(tx *transaction.Transaction) bool { return c.TxStillValid(tx) == nil }
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case ev, ok := <-sub.C:
+			if ok {
+				pool.UpdateForBlock(ev.Block.Transactions, stillValid)
+				continue
+			}
+			if ctx.Err() != nil {
+				return
+			}
+			log.Warn("block events lost, re-checking the whole pool", zap.Error(sub.Err()))
+			sub = c.Subscribe(chain.EventBlock, 0)
+			pool.RemoveStale(stillValid)
+		}
+	}
+}
