@@ -49,6 +49,10 @@ type StorageChange struct {
 // recorder sits between the block's DAO layer and the chain's write cache:
 // it passes everything through and keeps the last change set committed into
 // it (a block's whole set of changes, since the block layer commits once).
+// It also remembers the contract storage values read through it (clean),
+// kept up to date by the change sets: the natives read the same few items
+// every block, and once the write cache has gone to the store those reads
+// would otherwise reach the database each time.
 type recorder struct {
 	storage.Store
 	mu   sync.Mutex
@@ -58,6 +62,70 @@ type recorder struct {
 	// before the change set (for Added/Changed/Deleted).
 	track bool
 	old   map[string]bool
+
+	cleanMu sync.RWMutex
+	clean   map[string][]byte // storage key → value, nil: absent
+	gen     uint64            // change sets applied, under cleanMu
+}
+
+// maxCleanItems bounds the clean cache (it is emptied when full).
+const maxCleanItems = 1 << 17
+
+// Get implements storage.Store, answering contract storage reads from the
+// clean cache when it can. A value read from below is cached only if no
+// change set was applied meanwhile (it could be older than the change).
+func (r *recorder) Get(key []byte) ([]byte, error) {
+	if !isStorageKey(string(key)) {
+		return r.Store.Get(key)
+	}
+	r.cleanMu.RLock()
+	v, ok := r.clean[string(key)]
+	gen := r.gen
+	r.cleanMu.RUnlock()
+	if ok {
+		if v == nil {
+			return nil, storage.ErrKeyNotFound
+		}
+		return v, nil
+	}
+	v, err := r.Store.Get(key)
+	if err != nil && !errors.Is(err, storage.ErrKeyNotFound) {
+		return nil, err
+	}
+	r.cleanMu.Lock()
+	if r.gen == gen {
+		if r.clean == nil || len(r.clean) >= maxCleanItems {
+			r.clean = make(map[string][]byte)
+		}
+		r.clean[string(key)] = v // nil when absent
+	}
+	r.cleanMu.Unlock()
+	return v, err
+}
+
+// updateClean applies a change set to the clean cache (forgets everything
+// when the change set failed: the store may hold part of it).
+func (r *recorder) updateClean(puts map[string][]byte, dels map[string]struct{}, failed bool) {
+	r.cleanMu.Lock()
+	defer r.cleanMu.Unlock()
+	r.gen++
+	if r.clean == nil || failed {
+		r.clean = nil
+		return
+	}
+	for k := range dels {
+		if _, ok := r.clean[k]; ok {
+			r.clean[k] = nil
+		}
+	}
+	for k, v := range puts {
+		if _, ok := r.clean[k]; ok {
+			if v == nil {
+				v = []byte{}
+			}
+			r.clean[k] = v
+		}
+	}
 }
 
 var _ storage.Store = (*recorder)(nil)
@@ -88,7 +156,9 @@ func (r *recorder) PutChangeSet(puts map[string][]byte, dels map[string]struct{}
 		}
 	}
 	r.puts, r.dels = maps2(puts), maps2(dels)
-	return r.Store.PutChangeSet(puts, dels)
+	err := r.Store.PutChangeSet(puts, dels)
+	r.updateClean(puts, dels, err != nil)
+	return err
 }
 
 // take returns and forgets the recorded change set.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 	"time"
 
 	"github.com/n3d-io/n3d/pkg/core/block"
@@ -45,7 +46,9 @@ type RestoreResult struct {
 // already on chain are skipped, the rest must follow the height without a
 // gap and is added (verified as configured) one by one. On an invalid or
 // truncated dump it stops with an error naming the block; everything before
-// it stays. ctx cancels between blocks.
+// it stays. ctx cancels between blocks. r is read and decoded ahead in the
+// background: after Restore returns it may have been read past the last
+// block added and must not be used again.
 func Restore(ctx context.Context, c *Chain, r io.Reader, o RestoreOptions) (RestoreResult, error) {
 	if o.Log == nil {
 		o.Log = zap.NewNop()
@@ -63,28 +66,30 @@ func Restore(ctx context.Context, c *Chain, r io.Reader, o RestoreOptions) (Rest
 		zap.Uint32("blocks", total), zap.Uint32("height", c.BlockHeight()))
 	begin := time.Now()
 	p := progress{log: o.Log, every: o.ProgressEvery, last: begin, lastHeight: c.BlockHeight()}
+	records, stop := readAhead(d, c.BlockHeight())
+	defer stop()
 	expected := int64(-1) // index the next record must have, once known
 	for o.Count == 0 || res.Added < o.Count {
 		if err := ctx.Err(); err != nil {
 			return res, err
 		}
-		raw, err := d.Next()
-		if errors.Is(err, io.EOF) {
+		rec := <-records
+		if errors.Is(rec.err, io.EOF) {
 			break
 		}
-		if err != nil {
-			return res, fmt.Errorf("after block %d: %w", c.BlockHeight(), err)
+		if rec.err != nil {
+			return res, fmt.Errorf("after block %d: %w", c.BlockHeight(), rec.err)
 		}
-		if len(raw) < block.UnsignedHeaderSize {
-			return res, fmt.Errorf("%w: record of %d bytes after block %d", chaindump.ErrInvalidBlock, len(raw), c.BlockHeight())
+		if len(rec.raw) < block.UnsignedHeaderSize {
+			return res, fmt.Errorf("%w: record of %d bytes after block %d", chaindump.ErrInvalidBlock, len(rec.raw), c.BlockHeight())
 		}
-		index := binary.LittleEndian.Uint32(raw[indexOffset:])
+		index := rec.index
 		if expected >= 0 && int64(index) != expected {
 			return res, fmt.Errorf("%w: block %d follows block %d", ErrDump, index, expected-1)
 		}
 		expected = int64(index) + 1
 		if index <= c.BlockHeight() {
-			if err := checkKnown(c, index, raw); err != nil {
+			if err := checkKnown(c, index, rec.raw); err != nil {
 				return res, err
 			}
 			res.Skipped++
@@ -93,10 +98,10 @@ func Restore(ctx context.Context, c *Chain, r io.Reader, o RestoreOptions) (Rest
 		if index != c.BlockHeight()+1 {
 			return res, fmt.Errorf("%w: dump continues at block %d, chain height is %d", ErrDump, index, c.BlockHeight())
 		}
-		b, err := block.NewBlockFromBytes(append([]byte(nil), raw...))
-		if err != nil {
-			return res, fmt.Errorf("block %d: %w: %w", index, chaindump.ErrInvalidBlock, err)
+		if rec.decodeErr != nil {
+			return res, fmt.Errorf("block %d: %w: %w", index, chaindump.ErrInvalidBlock, rec.decodeErr)
 		}
+		b := rec.b
 		if err := c.add(b, true); err != nil {
 			return res, err
 		}
@@ -106,13 +111,64 @@ func Restore(ctx context.Context, c *Chain, r io.Reader, o RestoreOptions) (Rest
 				return res, fmt.Errorf("block %d: %w", index, err)
 			}
 		}
-		p.tick(c.BlockHeight(), d.Remaining(), o.Count, res.Added)
+		p.tick(c.BlockHeight(), rec.remaining, o.Count, res.Added)
 	}
 	res.Elapsed = time.Since(begin)
 	o.Log.Info("restore finished", zap.Uint32("added", res.Added), zap.Uint32("skipped", res.Skipped),
 		zap.Uint32("height", c.BlockHeight()), zap.Stringer("hash", c.CurrentBlockHash()),
 		zap.Stringer("stateroot", c.CurrentStateRoot()), zap.Duration("elapsed", res.Elapsed))
 	return res, nil
+}
+
+// readAheadRecords is how many dump records are read and decoded ahead of
+// the block being added.
+const readAheadRecords = 64
+
+// record is one dump record read ahead: a copy of its bytes, its index,
+// the block decoded from it when it is above the height the restore
+// started at (or why it does not decode), and what is left after it. A
+// failed read (io.EOF at the end) carries only err and is the last record.
+type record struct {
+	raw       []byte
+	index     uint32
+	b         *block.Block
+	decodeErr error
+	remaining uint32
+	err       error
+}
+
+// readAhead reads and decodes the dump's records in a goroutine, in order;
+// stop makes it quit (without waiting for a read in progress).
+func readAhead(d *chaindump.Reader, height uint32) (<-chan record, func()) {
+	out := make(chan record, readAheadRecords)
+	done := make(chan struct{})
+	go func() {
+		for {
+			var rec record
+			raw, err := d.Next()
+			if err != nil {
+				rec.err = err
+			} else {
+				rec.raw = append([]byte(nil), raw...)
+				rec.remaining = d.Remaining()
+				if len(raw) >= block.UnsignedHeaderSize {
+					rec.index = binary.LittleEndian.Uint32(raw[indexOffset:])
+					if rec.index > height {
+						rec.b, rec.decodeErr = block.NewBlockFromBytes(rec.raw)
+					}
+				}
+			}
+			select {
+			case out <- rec:
+			case <-done:
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return out, sync.OnceFunc(func() { close(done) })
 }
 
 // checkKnown makes sure a record for a block the chain has is that block
