@@ -316,3 +316,27 @@ func TestSingleValidatorNodeProducesBlocks(t *testing.T) {
 	require.Zero(t, r.logs.FilterLevelExact(zapcore.ErrorLevel).Len(), "errors logged: %v",
 		r.logs.FilterLevelExact(zapcore.ErrorLevel).All())
 }
+
+// TestSingleValidatorWaitsForTransactions: with MaxTimePerBlock (neo-go's
+// dynamic block time) an idle validator waits up to MaxTimePerBlock, but a
+// transaction entering the pool wakes it and is in a block about
+// TimePerBlock later.
+func TestSingleValidatorWaitsForTransactions(t *testing.T) {
+	cfg := singleConfig(t, true, 100*time.Millisecond)
+	cfg.ProtocolConfiguration.MaxTimePerBlock = 2 * time.Second
+	key := validatorKey(t, cfg)
+	r := startNode(t, cfg)
+	c := r.svc.chain
+	// Right after a block: an idle validator would now wait 2 s.
+	require.Eventually(t, func() bool { return c.BlockHeight() >= 1 }, 20*time.Second, 5*time.Millisecond)
+	sent := time.Now()
+	tx := gasTransfer(t, r.svc, key, 11, util.Uint160{7}, 1)
+	r.result("sendrawtransaction", txBase64(t, tx))
+	require.Eventually(t, func() bool {
+		_, _, err := c.GetTransaction(tx.Hash())
+		return err == nil
+	}, 20*time.Second, 5*time.Millisecond)
+	require.Less(t, time.Since(sent), cfg.ProtocolConfiguration.MaxTimePerBlock/2,
+		"the pooled transaction did not wake consensus")
+	r.stop()
+}
