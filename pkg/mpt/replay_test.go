@@ -1,7 +1,6 @@
 package mpt
 
 import (
-	"bufio"
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
@@ -47,19 +46,6 @@ type chainData struct {
 	final map[string][]byte // trie key → value at the tip
 }
 
-func readJSONL(t *testing.T, path string, fn func(line []byte)) {
-	t.Helper()
-	f, err := os.Open(path)
-	require.NoError(t, err)
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	for sc.Scan() {
-		fn(sc.Bytes())
-	}
-	require.NoError(t, sc.Err())
-}
-
 // dumpChanges turns a storage dump into the change set that creates it.
 func dumpChanges(t *testing.T, path string) (storageDump, []diffItem) {
 	t.Helper()
@@ -90,7 +76,7 @@ func loadChain(t *testing.T, dir, name string) chainData {
 	t.Helper()
 	base := filepath.Join(dir, "chains", name)
 	c := chainData{name: name}
-	readJSONL(t, filepath.Join(base, "stateroots.jsonl"), func(line []byte) {
+	conformance.EachLine(t, filepath.Join(base, "stateroots.jsonl"), func(line []byte) {
 		var r struct {
 			Index    uint32 `json:"index"`
 			RootHash string `json:"roothash"`
@@ -103,7 +89,7 @@ func loadChain(t *testing.T, dir, name string) chainData {
 	})
 	c.diffs = make([]blockDiff, len(c.roots))
 	seen := make([]bool, len(c.roots))
-	readJSONL(t, filepath.Join(base, "storagediff.jsonl"), func(line []byte) {
+	conformance.EachLine(t, filepath.Join(base, "storagediff.jsonl"), func(line []byte) {
 		var d blockDiff
 		require.NoError(t, json.Unmarshal(line, &d))
 		require.Less(t, int(d.Block), len(c.roots))

@@ -1,8 +1,6 @@
 package vm_test
 
 import (
-	"bufio"
-	"encoding/base64"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -60,18 +58,8 @@ func TestValidateScriptReferenceData(t *testing.T) {
 			require.NoError(t, m.ABI.Check(chk), c.Hash)
 			n++
 		}
-		fh, err := os.Open(filepath.Join(dir, "blocks.jsonl"))
-		require.NoError(t, err)
-		sc := bufio.NewScanner(fh)
-		sc.Buffer(nil, 64<<20)
-		for sc.Scan() {
-			var line struct {
-				Raw string `json:"raw"`
-			}
-			require.NoError(t, json.Unmarshal(sc.Bytes(), &line))
-			rb, err := base64.StdEncoding.DecodeString(line.Raw)
-			require.NoError(t, err)
-			b, err := block.NewBlockFromBytes(rb)
+		for _, raw := range conformance.RawBlocks(t, chain) {
+			b, err := block.NewBlockFromBytes(raw)
 			require.NoError(t, err)
 			scripts := [][]byte{b.Witness.InvocationScript, b.Witness.VerificationScript}
 			for _, tx := range b.Transactions {
@@ -85,8 +73,6 @@ func TestValidateScriptReferenceData(t *testing.T) {
 				n++
 			}
 		}
-		require.NoError(t, sc.Err())
-		require.NoError(t, fh.Close())
 	}
 	require.Greater(t, n, 100)
 }

@@ -1,10 +1,6 @@
 package interop_test
 
 import (
-	"bufio"
-	"encoding/base64"
-	"encoding/json"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -38,23 +34,11 @@ func loadRefChains(t *testing.T) []refChain {
 		cfg, err := config.LoadFile(filepath.Join(dir, "protocol.yml"), dir)
 		require.NoError(t, err)
 		c := refChain{name: name, proto: cfg.ProtocolConfiguration}
-		f, err := os.Open(filepath.Join(dir, "blocks.jsonl"))
-		require.NoError(t, err)
-		sc := bufio.NewScanner(f)
-		sc.Buffer(nil, 64<<20)
-		for sc.Scan() {
-			var line struct {
-				Raw string `json:"raw"`
-			}
-			require.NoError(t, json.Unmarshal(sc.Bytes(), &line))
-			raw, err := base64.StdEncoding.DecodeString(line.Raw)
-			require.NoError(t, err)
+		for _, raw := range conformance.RawBlocks(t, name) {
 			b, err := block.NewBlockFromBytes(raw)
 			require.NoError(t, err)
 			c.blocks = append(c.blocks, b)
 		}
-		require.NoError(t, sc.Err())
-		require.NoError(t, f.Close())
 		out = append(out, c)
 	}
 	return out

@@ -1,10 +1,7 @@
 package hash_test
 
 import (
-	"bufio"
 	"encoding/base64"
-	"encoding/json"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -36,13 +33,8 @@ type refBlock struct {
 func TestAgainstReferenceBlocks(t *testing.T) {
 	var checkedTx int
 	for _, chain := range conformance.Chains(t) {
-		f, err := os.Open(filepath.Join(conformance.Dir(t, "chains", chain), "blocks.jsonl"))
-		require.NoError(t, err)
-		sc := bufio.NewScanner(f)
-		sc.Buffer(nil, 16<<20)
-		for sc.Scan() {
-			var b refBlock
-			require.NoError(t, json.Unmarshal(sc.Bytes(), &b))
+		path := filepath.Join(conformance.Dir(t, "chains", chain), "blocks.jsonl")
+		for _, b := range conformance.ReadJSONL[refBlock](t, path) {
 			hashes := make([]util.Uint256, len(b.Block.Tx))
 			for i, tx := range b.Block.Tx {
 				hashes[i] = tx.Hash
@@ -54,8 +46,6 @@ func TestAgainstReferenceBlocks(t *testing.T) {
 			}
 			require.Equal(t, b.Block.MerkleRoot, MerkleRoot(hashes))
 		}
-		require.NoError(t, sc.Err())
-		require.NoError(t, f.Close())
 	}
 	require.NotZero(t, checkedTx)
 }

@@ -1,9 +1,6 @@
 package message
 
 import (
-	"bufio"
-	"encoding/json"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -25,18 +22,7 @@ type chainBlock struct {
 
 func loadChainBlocks(t testing.TB, chain string) []chainBlock {
 	t.Helper()
-	f, err := os.Open(filepath.Join(conformance.Dir(t, "chains", chain), "blocks.jsonl"))
-	require.NoError(t, err)
-	defer f.Close()
-	var out []chainBlock
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	for sc.Scan() {
-		var b chainBlock
-		require.NoError(t, json.Unmarshal(sc.Bytes(), &b))
-		out = append(out, b)
-	}
-	require.NoError(t, sc.Err())
+	out := conformance.ReadJSONL[chainBlock](t, filepath.Join(conformance.Dir(t, "chains", chain), "blocks.jsonl"))
 	require.NotEmpty(t, out)
 	return out
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/n3d-io/n3d/internal/conformance"
 	"github.com/n3d-io/n3d/pkg/core/block"
 	"github.com/stretchr/testify/require"
 )
@@ -22,7 +23,7 @@ type refBlockLine struct {
 // nextblockhash are compared too.
 func TestGetBlock(t *testing.T) {
 	forChains(t, func(t *testing.T, n *testNode) {
-		blocks := readJSONL[refBlockLine](t, filepath.Join(n.dir, "blocks.jsonl"))
+		blocks := conformance.ReadJSONL[refBlockLine](t, filepath.Join(n.dir, "blocks.jsonl"))
 		require.Len(t, blocks, int(n.chain.BlockHeight())+1)
 		for _, b := range blocks {
 			got := n.result(t, "getblock", b.Index, true)
@@ -46,8 +47,8 @@ func jsonNum(i int) string { b, _ := json.Marshal(i); return string(b) }
 
 func TestGetBlockHeader(t *testing.T) {
 	forChains(t, func(t *testing.T, n *testNode) {
-		blocks := readJSONL[refBlockLine](t, filepath.Join(n.dir, "blocks.jsonl"))
-		headers := readJSONL[json.RawMessage](t, filepath.Join(n.dir, "headers.jsonl"))
+		blocks := conformance.ReadJSONL[refBlockLine](t, filepath.Join(n.dir, "blocks.jsonl"))
+		headers := conformance.ReadJSONL[json.RawMessage](t, filepath.Join(n.dir, "headers.jsonl"))
 		require.Len(t, headers, len(blocks))
 		for i, h := range headers {
 			requireJSON(t, h, n.result(t, "getblockheader", i, true), "header %d", i)
@@ -68,7 +69,7 @@ func TestGetBlockHeader(t *testing.T) {
 
 func TestBlockSysFee(t *testing.T) {
 	forChains(t, func(t *testing.T, n *testNode) {
-		blocks := readJSONL[refBlockLine](t, filepath.Join(n.dir, "blocks.jsonl"))
+		blocks := conformance.ReadJSONL[refBlockLine](t, filepath.Join(n.dir, "blocks.jsonl"))
 		for _, b := range blocks {
 			var ref struct {
 				Tx []struct {

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -140,24 +139,6 @@ func decode(t testing.TB, data []byte) any {
 func requireJSON(t testing.TB, want, got []byte, msgAndArgs ...any) {
 	t.Helper()
 	require.Equal(t, decode(t, want), decode(t, got), msgAndArgs...)
-}
-
-// readJSONL decodes every line of a reference .jsonl file.
-func readJSONL[T any](t testing.TB, path string) []T {
-	t.Helper()
-	f, err := os.Open(path)
-	require.NoError(t, err)
-	defer f.Close()
-	var out []T
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
-	for sc.Scan() {
-		var v T
-		require.NoError(t, json.Unmarshal(sc.Bytes(), &v), "%s line %d", path, len(out)+1)
-		out = append(out, v)
-	}
-	require.NoError(t, sc.Err())
-	return out
 }
 
 // readJSON decodes a reference .json file.

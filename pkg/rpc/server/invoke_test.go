@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/n3d-io/n3d/internal/conformance"
 	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/encoding/address"
 	"github.com/n3d-io/n3d/pkg/rpc/result"
@@ -124,7 +125,7 @@ func TestUnclaimedGas(t *testing.T) {
 // transaction from its bytes, with and without its invocation scripts.
 func TestCalculateNetworkFee(t *testing.T) {
 	forChains(t, func(t *testing.T, n *testNode) {
-		blocks := readJSONL[refBlockLine](t, filepath.Join(n.dir, "blocks.jsonl"))
+		blocks := conformance.ReadJSONL[refBlockLine](t, filepath.Join(n.dir, "blocks.jsonl"))
 		for _, b := range blocks {
 			var ref struct {
 				Tx []struct {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/n3d-io/n3d/internal/conformance"
 	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/rpc/result"
 	"github.com/stretchr/testify/require"
@@ -42,7 +43,7 @@ func maskExceptions(t testing.TB, v any) any {
 
 func TestGetApplicationLog(t *testing.T) {
 	forChains(t, func(t *testing.T, n *testNode) {
-		logs := readJSONL[refAppLog](t, filepath.Join(n.dir, "applogs.jsonl"))
+		logs := conformance.ReadJSONL[refAppLog](t, filepath.Join(n.dir, "applogs.jsonl"))
 		for _, l := range logs {
 			got := n.result(t, "getapplicationlog", l.Hash)
 			require.Equal(t, maskExceptions(t, decode(t, l.Result)), maskExceptions(t, decode(t, got)), "%s %s", l.Kind, l.Hash)
@@ -76,9 +77,9 @@ func TestGetApplicationLog(t *testing.T) {
 // block that holds it and its application log.
 func TestGetRawTransaction(t *testing.T) {
 	forChains(t, func(t *testing.T, n *testNode) {
-		blocks := readJSONL[refBlockLine](t, filepath.Join(n.dir, "blocks.jsonl"))
+		blocks := conformance.ReadJSONL[refBlockLine](t, filepath.Join(n.dir, "blocks.jsonl"))
 		vmstate := map[string]string{}
-		for _, l := range readJSONL[refAppLog](t, filepath.Join(n.dir, "applogs.jsonl")) {
+		for _, l := range conformance.ReadJSONL[refAppLog](t, filepath.Join(n.dir, "applogs.jsonl")) {
 			var r struct {
 				Executions []struct {
 					VMState string `json:"vmstate"`
@@ -131,8 +132,8 @@ func TestGetRawTransaction(t *testing.T) {
 
 func TestGetStateRoot(t *testing.T) {
 	forChains(t, func(t *testing.T, n *testNode) {
-		roots := readJSONL[json.RawMessage](t, filepath.Join(n.dir, "stateroots.jsonl"))
-		blocks := readJSONL[refBlockLine](t, filepath.Join(n.dir, "blocks.jsonl"))
+		roots := conformance.ReadJSONL[json.RawMessage](t, filepath.Join(n.dir, "stateroots.jsonl"))
+		blocks := conformance.ReadJSONL[refBlockLine](t, filepath.Join(n.dir, "blocks.jsonl"))
 		for i, r := range roots {
 			requireJSON(t, r, n.result(t, "getstateroot", i), "root %d", i)
 			requireJSON(t, r, n.result(t, "getstateroot", blocks[i].Hash), "root %d", i)

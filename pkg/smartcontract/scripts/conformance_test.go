@@ -1,10 +1,8 @@
 package scripts_test
 
 import (
-	"bufio"
 	"crypto/sha256"
 	"encoding/binary"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -49,18 +47,7 @@ func readChain(t *testing.T, dir string) (protocolFile, []blockLine) {
 	require.NoError(t, err)
 	var cfg protocolFile
 	require.NoError(t, yaml.Unmarshal(raw, &cfg))
-	f, err := os.Open(filepath.Join(dir, "blocks.jsonl"))
-	require.NoError(t, err)
-	defer f.Close()
-	var blocks []blockLine
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 64<<20)
-	for sc.Scan() {
-		var b blockLine
-		require.NoError(t, json.Unmarshal(sc.Bytes(), &b))
-		blocks = append(blocks, b)
-	}
-	require.NoError(t, sc.Err())
+	blocks := conformance.ReadJSONL[blockLine](t, filepath.Join(dir, "blocks.jsonl"))
 	require.NotEmpty(t, blocks)
 	return cfg, blocks
 }

@@ -1,7 +1,6 @@
 package neostate
 
 import (
-	"bufio"
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
@@ -98,19 +97,7 @@ type diffBlock struct {
 // loadDiffs reads storagediff.jsonl.
 func loadDiffs(t testing.TB, chain string) []diffBlock {
 	t.Helper()
-	f, err := os.Open(filepath.Join(conformance.Dir(t, "chains", chain), "storagediff.jsonl"))
-	require.NoError(t, err)
-	defer f.Close()
-	var out []diffBlock
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 64<<20)
-	for sc.Scan() {
-		var d diffBlock
-		require.NoError(t, json.Unmarshal(sc.Bytes(), &d))
-		out = append(out, d)
-	}
-	require.NoError(t, sc.Err())
-	return out
+	return conformance.ReadJSONL[diffBlock](t, filepath.Join(conformance.Dir(t, "chains", chain), "storagediff.jsonl"))
 }
 
 func (s chainState) apply(t testing.TB, d diffBlock) {
@@ -159,15 +146,8 @@ type mint struct {
 // every HALTed execution.
 func loadMints(t testing.TB, chain string) map[uint32][]mint {
 	t.Helper()
-	f, err := os.Open(filepath.Join(conformance.Dir(t, "chains", chain), "applogs.jsonl"))
-	require.NoError(t, err)
-	defer f.Close()
 	out := map[uint32][]mint{}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 64<<20)
-	for sc.Scan() {
-		var l appLog
-		require.NoError(t, json.Unmarshal(sc.Bytes(), &l))
+	for _, l := range conformance.ReadJSONL[appLog](t, filepath.Join(conformance.Dir(t, "chains", chain), "applogs.jsonl")) {
 		for _, e := range l.Result.Executions {
 			if e.VMState != "HALT" {
 				continue
@@ -184,7 +164,6 @@ func loadMints(t testing.TB, chain string) map[uint32][]mint {
 			}
 		}
 	}
-	require.NoError(t, sc.Err())
 	return out
 }
 

@@ -1,13 +1,12 @@
 package refdata
 
 import (
-	"bufio"
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
-	"os"
 	"testing"
 
+	"github.com/n3d-io/n3d/internal/conformance"
 	"github.com/n3d-io/n3d/pkg/encoding/address"
 	"github.com/n3d-io/n3d/pkg/util"
 )
@@ -27,19 +26,7 @@ type Deploy struct {
 // ReadJSONL calls fn for every line of a JSON-lines file of a chain.
 func ReadJSONL(t testing.TB, chain, name string, fn func(line []byte)) {
 	t.Helper()
-	f, err := os.Open(ChainFile(t, chain, name))
-	if err != nil {
-		t.Fatalf("refdata: %v", err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 64<<20)
-	for sc.Scan() {
-		fn(sc.Bytes())
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatalf("refdata: %v", err)
-	}
+	conformance.EachLine(t, ChainFile(t, chain, name), fn)
 }
 
 type blockLine struct {
