@@ -17,14 +17,6 @@ import (
 	"github.com/n3d-io/n3d/pkg/vm/stackitem"
 )
 
-func requireSameJSON(t *testing.T, want, got []byte, msg ...any) {
-	t.Helper()
-	var w, g any
-	require.NoError(t, json.Unmarshal(want, &w))
-	require.NoError(t, json.Unmarshal(got, &g))
-	require.Equal(t, w, g, msg...)
-}
-
 // TestManifestJSONConformance parses every manifest the reference node
 // reported and writes it back: the same JSON value, and a text that parses
 // to the same manifest.
@@ -34,7 +26,7 @@ func TestManifestJSONConformance(t *testing.T) {
 		require.NoError(t, err, c.Hash)
 		out, err := json.Marshal(m)
 		require.NoError(t, err)
-		requireSameJSON(t, c.Manifest, out, c.Hash)
+		refdata.RequireSameJSON(t, c.Manifest, out, c.Hash)
 		m2, err := Parse(out)
 		require.NoError(t, err)
 		require.Equal(t, m, m2)
@@ -60,7 +52,7 @@ func TestManifestDeployedJSON(t *testing.T) {
 			require.NoError(t, m.IsValid(d.Hash))
 			out, err := json.Marshal(m)
 			require.NoError(t, err)
-			requireSameJSON(t, states[d.Hash.String()].Manifest, out, d.TxHash)
+			refdata.RequireSameJSON(t, states[d.Hash.String()].Manifest, out, d.TxHash)
 		}
 	}
 }

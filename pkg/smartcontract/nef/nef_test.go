@@ -14,15 +14,6 @@ import (
 	"github.com/n3d-io/n3d/pkg/util"
 )
 
-// requireSameJSON compares two JSON texts as values.
-func requireSameJSON(t *testing.T, want, got []byte, msg ...any) {
-	t.Helper()
-	var w, g any
-	require.NoError(t, json.Unmarshal(want, &w))
-	require.NoError(t, json.Unmarshal(got, &g))
-	require.Equal(t, w, g, msg...)
-}
-
 // TestNEFConformance reads every NEF the reference node reported, which
 // validates its checksum against our binary encoding, writes it back to JSON
 // and round-trips it through the binary form.
@@ -32,7 +23,7 @@ func TestNEFConformance(t *testing.T) {
 		require.NoError(t, json.Unmarshal(c.NEF, &f), c.Hash)
 		out, err := json.Marshal(f)
 		require.NoError(t, err)
-		requireSameJSON(t, c.NEF, out, c.Hash)
+		refdata.RequireSameJSON(t, c.NEF, out, c.Hash)
 
 		b, err := f.Bytes()
 		require.NoError(t, err)

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/n3d-io/n3d/internal/conformance"
 )
 
@@ -63,4 +65,14 @@ func Contracts(t testing.TB) []Contract {
 func ChainFile(t testing.TB, chain, name string) string {
 	t.Helper()
 	return filepath.Join(conformance.Dir(t, "chains", chain), name)
+}
+
+// RequireSameJSON fails t unless want and got are the same JSON value
+// (key order and spacing aside).
+func RequireSameJSON(t testing.TB, want, got []byte, msg ...any) {
+	t.Helper()
+	var w, g any
+	require.NoError(t, json.Unmarshal(want, &w))
+	require.NoError(t, json.Unmarshal(got, &g))
+	require.Equal(t, w, g, msg...)
 }
