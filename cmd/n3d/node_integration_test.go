@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/signal"
@@ -112,8 +113,15 @@ func startNode(t *testing.T, cfg config.Config) *runningNode {
 }
 
 // stop shuts the node down as a signal does and checks that Run returns
-// nil and every goroutine it started has ended.
+// nil and every goroutine started since the node's start has ended.
 func (r *runningNode) stop() {
+	r.t.Helper()
+	r.shutdown()
+	r.checkGoroutines()
+}
+
+// shutdown stops the node and checks that Run returned nil.
+func (r *runningNode) shutdown() {
 	r.t.Helper()
 	r.stopped.Store(true)
 	r.cancel()
@@ -123,6 +131,12 @@ func (r *runningNode) stop() {
 	case <-time.After(30 * time.Second):
 		r.t.Fatal("node did not stop in time")
 	}
+}
+
+// checkGoroutines waits for the goroutine count to fall back to what it
+// was before the node started.
+func (r *runningNode) checkGoroutines() {
+	r.t.Helper()
 	ok := assertEventually(func() bool { return runtime.NumGoroutine() <= r.base }, 5*time.Second)
 	if !ok {
 		buf := make([]byte, 1<<20)
@@ -339,4 +353,127 @@ func TestSingleValidatorWaitsForTransactions(t *testing.T) {
 	require.Less(t, time.Since(sent), cfg.ProtocolConfiguration.MaxTimePerBlock/2,
 		"the pooled transaction did not wake consensus")
 	r.stop()
+}
+
+// privnetWallets are the wallets of the four standby validators of
+// config/protocol.privnet.yml (neo-go's privnet wallets) with their
+// published passwords.
+var privnetWallets = []struct{ file, password string }{
+	{"neogo_wallet1.json", "one"}, {"neogo_wallet2.json", "two"},
+	{"neogo_wallet3.json", "three"}, {"neogo_wallet4.json", "four"},
+}
+
+// freeAddr returns a loopback address with a port free a moment ago.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer l.Close()
+	return l.Addr().String()
+}
+
+// bftTransfer is a transfer of amount GAS from the validators' BFT account
+// (m of the keys), signed by the first m validators in the contract's key
+// order.
+func bftTransfer(t *testing.T, svc *services, ks []*keys.PrivateKey, nonce uint32, to util.Uint160, amount int64) *transaction.Transaction {
+	t.Helper()
+	pubs := make(keys.PublicKeys, len(ks))
+	for i, k := range ks {
+		pubs[i] = k.PublicKey()
+	}
+	m := scripts.BFTThreshold(len(pubs))
+	verif, err := scripts.MultiSigContract(m, pubs)
+	require.NoError(t, err)
+	from := scripts.ScriptHash(verif)
+	gas := svc.natives.Governance.GAS.Metadata().Hash
+	script, err := emit.NewBuilder().AppCall(gas, "transfer", byte(callflag.All), from, to, amount, nil).
+		Opcodes(opcode.ASSERT).Script()
+	require.NoError(t, err)
+	tx := &transaction.Transaction{Nonce: nonce, SystemFee: 1_0000_0000, NetworkFee: 1_0000_0000,
+		ValidUntilBlock: svc.chain.BlockHeight() + 100, Script: script,
+		Signers: []transaction.Signer{{Account: from, Scopes: transaction.CalledByEntry}}}
+	data := tx.SignData(uint32(svc.chain.Config().Magic))
+	_, ordered, ok := scripts.ParseMultiSigContract(verif)
+	require.True(t, ok)
+	var inv []byte
+	for _, pub := range ordered[:m] {
+		for _, k := range ks {
+			if k.PublicKey().Equal(pub) {
+				inv = append(inv, byte(opcode.PUSHDATA1), 64)
+				inv = append(inv, k.Sign(data)...)
+			}
+		}
+	}
+	tx.Witnesses = []transaction.Witness{{InvocationScript: inv, VerificationScript: verif}}
+	tx.InvalidateCache()
+	return tx
+}
+
+// TestFourValidatorsOverP2P: the four validators of the privnet, each a
+// whole node on loopback, agree on blocks through their P2P servers (dBFT
+// payloads relayed as extensible payloads) and include a transaction sent
+// to one of them over RPC, relayed to the others.
+func TestFourValidatorsOverP2P(t *testing.T) {
+	if testing.Short() {
+		t.Skip("four nodes")
+	}
+	data, ok := config.Embedded(config.NetPrivNet)
+	require.True(t, ok)
+	addrs := make([]string, len(privnetWallets))
+	for i := range addrs {
+		addrs[i] = freeAddr(t)
+	}
+	var (
+		nodes []*runningNode
+		ks    []*keys.PrivateKey
+	)
+	for i, w := range privnetWallets {
+		cfg, err := config.Parse(data, "")
+		require.NoError(t, err)
+		p, a := &cfg.ProtocolConfiguration, &cfg.ApplicationConfiguration
+		p.TimePerBlock, p.Genesis.TimePerBlock, p.MaxTimePerBlock = 200*time.Millisecond, 200*time.Millisecond, 0
+		p.SeedList = addrs
+		a.DBConfiguration = config.DBConfiguration{Type: config.DBInMemory}
+		a.P2P.Addresses = []string{addrs[i]}
+		a.P2P.MinPeers, a.P2P.ProtoTickInterval = len(addrs)-1, 50*time.Millisecond
+		a.RPC.Enabled, a.RPC.Addresses = true, []string{"127.0.0.1:0"}
+		a.Consensus.Enabled = true
+		a.Consensus.UnlockWallet = config.Wallet{Path: filepath.Join("..", "..", "pkg", "wallet", "testdata", w.file),
+			Password: w.password}
+		ks = append(ks, validatorKey(t, cfg))
+		nodes = append(nodes, startNode(t, cfg))
+	}
+	heightAll := func(h uint32) func() bool {
+		return func() bool {
+			for _, n := range nodes {
+				if n.svc.chain.BlockHeight() < h {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	require.Eventually(t, heightAll(3), 30*time.Second, 10*time.Millisecond)
+
+	tx := bftTransfer(t, nodes[0].svc, ks, 1, util.Uint160{4}, 1_0000_0000)
+	nodes[0].result("sendrawtransaction", txBase64(t, tx))
+	var in uint32
+	require.Eventually(t, func() bool {
+		_, h, err := nodes[0].svc.chain.GetTransaction(tx.Hash())
+		in = h
+		return err == nil
+	}, 30*time.Second, 10*time.Millisecond, "the transaction was not included")
+	require.Eventually(t, heightAll(in), 30*time.Second, 10*time.Millisecond)
+	for _, n := range nodes[1:] {
+		for i := uint32(1); i <= in; i++ {
+			want, _ := nodes[0].svc.chain.GetHeaderHash(i)
+			got, ok := n.svc.chain.GetHeaderHash(i)
+			require.True(t, ok)
+			require.Equal(t, want, got, "block %d", i)
+		}
+	}
+	for i := len(nodes) - 1; i >= 0; i-- {
+		nodes[i].shutdown()
+	}
+	nodes[0].checkGoroutines()
 }
