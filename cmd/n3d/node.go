@@ -131,6 +131,9 @@ func (n *node) logServices(svc *services) {
 	if svc.rpc != nil {
 		fields = append(fields, zap.Stringers("rpcAddresses", svc.rpc.Addrs()))
 	}
+	if len(svc.monitor) != 0 {
+		fields = append(fields, zap.Stringers("monitoring", svc.monitor))
+	}
 	n.log.Info("node running, waits for a signal", fields...)
 }
 

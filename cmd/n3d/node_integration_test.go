@@ -175,6 +175,18 @@ func (r *runningNode) call(method string, params ...any) (json.RawMessage, *resu
 	return out.Result, out.Error
 }
 
+// get fetches url and returns the body of a 200 answer.
+func (r *runningNode) get(url string) string {
+	r.t.Helper()
+	resp, err := r.client.Get(url)
+	require.NoError(r.t, err)
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	require.NoError(r.t, err)
+	require.Equal(r.t, http.StatusOK, resp.StatusCode, string(body))
+	return string(body)
+}
+
 func (r *runningNode) result(method string, params ...any) json.RawMessage {
 	r.t.Helper()
 	res, e := r.call(method, params...)
@@ -240,9 +252,16 @@ func txBase64(t *testing.T, tx *transaction.Transaction) string {
 // opened, reports its P2P port and nonce, and stops services in order.
 func TestNodeServesRPC(t *testing.T) {
 	cfg := singleConfig(t, false, time.Second)
+	cfg.ApplicationConfiguration.Prometheus = config.BasicService{Enabled: true, Addresses: []string{"127.0.0.1:0"}}
+	cfg.ApplicationConfiguration.Pprof.BasicService = config.BasicService{Enabled: true, Addresses: []string{"127.0.0.1:0"}}
 	r := startNode(t, cfg)
 	require.Nil(t, r.svc.cons)
 	require.JSONEq(t, "1", string(r.result("getblockcount")))
+	require.Len(t, r.svc.monitor, 2)
+	metrics := r.get("http://" + r.svc.monitor[0].String() + "/metrics")
+	require.Contains(t, metrics, `n3d_rpc_request_duration_seconds_count{method="getblockcount"} `)
+	require.Contains(t, metrics, "n3d_mempool_transactions 0")
+	require.Contains(t, r.get("http://"+r.svc.monitor[1].String()+"/debug/pprof/"), "goroutine")
 
 	var v result.Version
 	require.NoError(t, json.Unmarshal(r.result("getversion"), &v))
@@ -254,7 +273,7 @@ func TestNodeServesRPC(t *testing.T) {
 	require.JSONEq(t, `{"unconnected":[],"connected":[],"bad":[]}`, string(r.result("getpeers")))
 
 	r.stop()
-	require.Equal(t, []string{"rpc", "p2p", "mempool", "chain"}, r.stopOrder())
+	require.Equal(t, []string{"rpc", "p2p", "mempool", "monitor", "chain"}, r.stopOrder())
 }
 
 // TestNodePoolsSubmittedTransaction: a signed GAS transfer sent with
@@ -326,7 +345,7 @@ func TestSingleValidatorNodeProducesBlocks(t *testing.T) {
 	require.GreaterOrEqual(t, last.Timestamp-first.Timestamp, uint64(last.Index-first.Index)*uint64(cfg.ProtocolConfiguration.TimePerBlock.Milliseconds())*9/10)
 
 	r.stop()
-	require.Equal(t, []string{"consensus", "rpc", "p2p", "mempool", "chain"}, r.stopOrder())
+	require.Equal(t, []string{"consensus", "rpc", "p2p", "mempool", "monitor", "chain"}, r.stopOrder())
 	require.Zero(t, r.logs.FilterLevelExact(zapcore.ErrorLevel).Len(), "errors logged: %v",
 		r.logs.FilterLevelExact(zapcore.ErrorLevel).All())
 }

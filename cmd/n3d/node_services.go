@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"sync"
 	"sync/atomic"
 
@@ -27,6 +28,7 @@ type services struct {
 	p2p     atomic.Pointer[network.Server] // set once the server runs
 	rpc     *server.Server
 	cons    *consensus.Service
+	monitor []net.Addr // Prometheus and pprof listeners
 }
 
 // stage is a started service and the function that stops it (cancels its
@@ -102,16 +104,23 @@ func (g *group) stop() error {
 	return g.err
 }
 
-// startServices starts, in dependency order, the mempool and its ingress
-// pipeline, the P2P server, the RPC server and the consensus service, and
-// records each in st (stopped in reverse order: consensus, RPC, P2P,
-// pipeline; the caller closes the chain last).
+// startServices starts, in dependency order, the monitoring listeners,
+// the mempool and its ingress pipeline, the P2P server, the RPC server and
+// the consensus service, and records each in st (stopped in reverse
+// order: consensus, RPC, P2P, pipeline, monitoring; the caller closes the
+// chain last).
 func (n *node) startServices(ctx context.Context, c *chain.Chain, consKeys []*keys.PrivateKey, st *stages) (*services, error) {
 	ns, ok := c.Natives().(*chain.NativeSet)
 	if !ok {
 		return nil, fmt.Errorf("chain: native set %T is not a *chain.NativeSet", c.Natives())
 	}
 	svc := &services{chain: c, natives: ns}
+	stopMon, monAddrs, err := n.startMonitoring(ctx)
+	if err != nil {
+		return nil, err
+	}
+	st.add("monitor", stopMon)
+	svc.monitor = monAddrs
 	stopPool, err := n.startMempool(ctx, svc)
 	if err != nil {
 		return nil, err
