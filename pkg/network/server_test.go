@@ -197,6 +197,10 @@ func TestReconnectAfterPeerRestart(t *testing.T) {
 	a := newNode(t, nodeOpts{listen: aAddr, restore: true})
 	b := newNode(t, nodeOpts{seeds: []string{aAddr}})
 	require.Eventually(t, func() bool { return b.handshaked() == 1 }, waitFor, 10*time.Millisecond)
+	// Let b finish syncing first: the test nodes never ping (PingInterval is
+	// an hour), so a2 would not learn of blocks b imports after their
+	// handshake and the heights below could not meet.
+	require.Eventually(t, func() bool { return b.chain.BlockHeight() == a.chain.BlockHeight() }, waitFor, 10*time.Millisecond)
 	a.stop()
 	require.Eventually(t, func() bool { return b.handshaked() == 0 }, waitFor, 10*time.Millisecond)
 	// The seed is back on the same address (with an empty chain this
