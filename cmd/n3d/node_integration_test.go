@@ -456,6 +456,7 @@ func TestFourValidatorsOverP2P(t *testing.T) {
 		a.P2P.Addresses = []string{addrs[i]}
 		a.P2P.MinPeers, a.P2P.ProtoTickInterval = len(addrs)-1, 50*time.Millisecond
 		a.RPC.Enabled, a.RPC.Addresses = true, []string{"127.0.0.1:0"}
+		a.Prometheus.Enabled, a.Pprof.Enabled = false, false
 		a.Consensus.Enabled = true
 		a.Consensus.UnlockWallet = config.Wallet{Path: filepath.Join("..", "..", "pkg", "wallet", "testdata", w.file),
 			Password: w.password}
