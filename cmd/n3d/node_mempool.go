@@ -73,14 +73,13 @@ func (n *node) startMempool(ctx context.Context, svc *services) (stop func() err
 // chain.
 func updatePool(ctx context.Context, c *chain.Chain, pool *mempool.Pool, sub *chain.Subscription, log *zap.Logger) {
 	defer func() { sub.Close() }()
-	stillValid := func(tx *transaction.Transaction) bool { return c.TxStillValid(tx) == nil }
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case ev, ok := <-sub.C:
 			if ok {
-				pool.UpdateForBlock(ev.Block.Transactions, stillValid)
+				pool.UpdateForBlock(ev.Block.Transactions, stillValidFunc(c, log))
 				continue
 			}
 			if ctx.Err() != nil {
@@ -88,7 +87,19 @@ func updatePool(ctx context.Context, c *chain.Chain, pool *mempool.Pool, sub *ch
 			}
 			log.Warn("block events lost, re-checking the whole pool", zap.Error(sub.Err()))
 			sub = c.Subscribe(chain.EventBlock, 0)
-			pool.RemoveStale(stillValid)
+			pool.RemoveStale(stillValidFunc(c, log))
 		}
 	}
+}
+
+// stillValidFunc is the pool's re-check after a block: the chain's checker
+// bound to the new state's Policy values, or the plain per-transaction
+// check if that state cannot be read.
+func stillValidFunc(c *chain.Chain, log *zap.Logger) func(*transaction.Transaction) bool {
+	check, err := c.StillValidChecker()
+	if err != nil {
+		log.Warn("re-checking the pool transaction by transaction", zap.Error(err))
+		check = c.TxStillValid
+	}
+	return func(tx *transaction.Transaction) bool { return check(tx) == nil }
 }

@@ -75,17 +75,47 @@ func (c *Chain) VerifyTxConcurrent(tx *transaction.Transaction) error {
 // sender's GAS for this transaction alone, attributes, network fee and
 // witness costs). The state-independent checks (size, script, standard
 // signatures) were done when it entered the pool and do not change. Safe
-// for concurrent use (mempool.UpdateForBlock calls it in parallel).
+// for concurrent use. To re-check many transactions, StillValidChecker
+// reads the Policy values once.
 func (c *Chain) TxStillValid(tx *transaction.Transaction) error {
 	if c.closed.Load() {
 		return ErrClosed
 	}
-	return c.checkOnView(tx, func(tc *txCheck, tx *transaction.Transaction) error {
-		if err := tc.checkOnChain(tx); err != nil {
-			return err
+	return c.checkOnView(tx, (*txCheck).stillValid)
+}
+
+// StillValidChecker returns TxStillValid with the Policy values and the
+// height of the current state read once (they are most of the cost of one
+// check), for re-checking the whole pool after a block
+// (mempool.UpdateForBlock calls it in parallel: it is safe for concurrent
+// use). Balances, blocked accounts and records are read per call.
+func (c *Chain) StillValidChecker() (func(*transaction.Transaction) error, error) {
+	d := c.view()
+	tmpl, err := c.newTxCheck(d)
+	if err = errors.Join(err, d.Discard()); err != nil {
+		return nil, err
+	}
+	tmpl.d = nil
+	return func(tx *transaction.Transaction) error {
+		if c.closed.Load() {
+			return ErrClosed
 		}
-		return tc.verifyStateDependent(tx)
-	})
+		tc := *tmpl // the maps stay empty: the checks only read them
+		tc.d = c.view()
+		err := tc.stillValid(tx)
+		if err != nil {
+			err = fmt.Errorf("transaction %s: %w", tx.Hash().String(), err)
+		}
+		return errors.Join(err, tc.d.Discard())
+	}, nil
+}
+
+// stillValid is TxStillValid's check on tc.
+func (tc *txCheck) stillValid(tx *transaction.Transaction) error {
+	if err := tc.checkOnChain(tx); err != nil {
+		return err
+	}
+	return tc.verifyStateDependent(tx)
 }
 
 // checkOnView runs check with a fresh context on a private view.

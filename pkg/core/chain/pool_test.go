@@ -58,11 +58,18 @@ func TestVerifyTxConcurrentMatchesVerifyTx(t *testing.T) {
 		"poor sender": {kc.tx(push1, signers(kc.acc2), func(tx *transaction.Transaction) { tx.SystemFee = 2_0000_0000 }),
 			ErrTxInsufficientFunds, ErrTxInsufficientFunds},
 	}
+	checker, err := c.StillValidChecker()
+	require.NoError(t, err)
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			locked := c.VerifyTx(tc.tx)
 			free := c.VerifyTxConcurrent(tc.tx)
 			still := c.TxStillValid(tc.tx)
+			if checked := checker(tc.tx); still == nil {
+				require.NoError(t, checked)
+			} else {
+				require.Equal(t, still.Error(), checked.Error())
+			}
 			if tc.err == nil {
 				require.NoError(t, locked)
 				require.NoError(t, free)
@@ -104,6 +111,9 @@ func TestVerifyTxConcurrentDuringAddBlock(t *testing.T) {
 				tx := txs[i%len(txs)]
 				_ = c.VerifyTxConcurrent(tx) // any verdict: the view may be torn
 				_ = c.TxStillValid(tx)
+				if check, err := c.StillValidChecker(); err == nil {
+					_ = check(tx)
+				}
 				_, _ = c.GASBalance(kc.acc)
 			}
 		})
@@ -120,4 +130,33 @@ func TestVerifyTxConcurrentDuringAddBlock(t *testing.T) {
 	require.NoError(t, c.Close())
 	require.ErrorIs(t, c.VerifyTxConcurrent(txs[0]), ErrClosed)
 	require.ErrorIs(t, c.TxStillValid(txs[0]), ErrClosed)
+}
+
+// BenchmarkTxStillValid re-checks a pooled single-signature transaction
+// (what every pooled transaction costs after each block).
+func BenchmarkTxStillValid(b *testing.B) {
+	// newKeyChain wants a *testing.T for its checks; a failure there shows
+	// as a benchmark that does not run.
+	kc := newKeyChain(&testing.T{})
+	b.Cleanup(func() { _ = kc.c.Close() })
+	tx := kc.tx(push1)
+	_, _ = tx.Hash(), tx.Size()
+	b.Run("TxStillValid", func(b *testing.B) {
+		for b.Loop() {
+			if err := kc.c.TxStillValid(tx); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("StillValidChecker", func(b *testing.B) {
+		check, err := kc.c.StillValidChecker()
+		if err != nil {
+			b.Fatal(err)
+		}
+		for b.Loop() {
+			if err := check(tx); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
