@@ -17,7 +17,9 @@
 #
 # Variables: BLOCKS, TXS (per block), ROUNDS, DBS ("leveldb boltdb"),
 # NEOGO_VERSION (0.120.0), NEOGO_DIR (/tmp/neogo), WORK (/tmp/n3d-bench-vs-neogo),
-# CHECK_ROOT (1).
+# CHECK_ROOT (1), BASE_REV (a git revision of n3d to measure as "n3d-base"
+# in the same rounds, for before/after figures; REPO is the git repository
+# to take it from, this checkout by default).
 set -euo pipefail
 
 BLOCKS=${BLOCKS:-2000}
@@ -41,6 +43,13 @@ fi
 N3D=$WORK/n3d
 (cd "$ROOT" && go build -o "$N3D" ./cmd/n3d)
 "$N3D" version | head -2
+NODES="n3d neogo"
+if [ -n "${BASE_REV:-}" ]; then
+	rm -rf "$WORK/base-src" && mkdir -p "$WORK/base-src"
+	git -C "${REPO:-$ROOT}" archive "$BASE_REV" | tar -x -C "$WORK/base-src"
+	(cd "$WORK/base-src" && go build -o "$WORK/n3d-base" ./cmd/n3d)
+	NODES="n3d neogo n3d-base"
+fi
 
 # config NAME DBTYPE: the unit_testnet protocol with a database in $WORK and
 # every listener on 127.0.0.1.
@@ -91,8 +100,11 @@ run() { # run NODE DB ROUND
 	cfg=$(config "$node" "$db")
 	rm -rf "$WORK/db-$node-$db"
 	mkdir -p "$WORK/db-$node-boltdb"
-	bin=$N3D
-	[ "$node" = neogo ] && bin=$NEOGO
+	case $node in
+	neogo) bin=$NEOGO ;;
+	n3d-base) bin=$WORK/n3d-base ;;
+	*) bin=$N3D ;;
+	esac
 	log=$WORK/$node-$db-$round.log
 	/usr/bin/time -f '%e %U %S' -o "$WORK/time" "$bin" db restore -i "$DUMP" --config-file "$cfg" >"$log" 2>&1 ||
 		{ echo "$node restore failed, see $log"; tail -5 "$log"; exit 1; }
@@ -102,8 +114,9 @@ run() { # run NODE DB ROUND
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 for db in $DBS; do
 	for round in $(seq 1 "$ROUNDS"); do
-		run n3d "$db" "$round"
-		run neogo "$db" "$round"
+		for node in $NODES; do
+			run "$node" "$db" "$round"
+		done
 	done
 done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -114,14 +127,15 @@ rows = list(csv.DictReader(open(sys.argv[1]), delimiter='\t'))
 blocks = int(sys.argv[2])
 for db in sorted({r['db'] for r in rows}):
     med = {}
-    for node in ('n3d', 'neogo'):
+    for node in sorted({r['node'] for r in rows}):
         rs = [r for r in rows if r['db'] == db and r['node'] == node]
         wall = statistics.median(float(r['wall_s']) for r in rs)
         cpu = statistics.median(float(r['user_s']) + float(r['sys_s']) for r in rs)
         med[node] = (wall, cpu)
         print(f"{db:8} {node:6} median wall {wall:7.2f} s ({blocks / wall:7.0f} blocks/s)  "
               f"median CPU {cpu:7.2f} s ({blocks / cpu:7.0f} blocks/CPU-s)  runs {len(rs)}")
-    print(f"{db:8} neo-go/n3d: wall x{med['neogo'][0] / med['n3d'][0]:.2f}, CPU x{med['neogo'][1] / med['n3d'][1]:.2f}")
+    for other in sorted(set(med) - {'n3d'}):
+        print(f"{db:8} {other}/n3d: wall x{med[other][0] / med['n3d'][0]:.2f}, CPU x{med[other][1] / med['n3d'][1]:.2f}")
 EOF
 
 if [ "$CHECK_ROOT" = 1 ]; then

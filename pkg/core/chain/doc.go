@@ -11,12 +11,15 @@
 //	add_block.go      AddBlock: verify, execute, store, state root, persist
 //	exec.go           execution through pkg/core/interop (OnPersist, txs, PostPersist)
 //	natives.go        NativeSet: pkg/core/native as the chain uses it
-//	changes.go        the block's change set: trie batch, neo-go storage diff
+//	changes.go        the block's change set: trie batch, neo-go storage diff;
+//	                  clean cache of contract storage reads
 //	stateroot.go      per-height state root records
 //	query.go          blocks, headers, transactions (bloom filter), logs, roots
 //	subscribe.go      event subscriptions that never block block processing
-//	restore.go        .acc restore and dump
+//	restore.go        .acc restore (dump read and decoded ahead) and dump
 //	version.go        the database version record (network, trie mode)
+//	generate*.go      a valid chain of transfers and storage writes signed by
+//	                  the validators, built through the chain (db generate)
 //
 // # Data flow of a block
 //
@@ -24,15 +27,21 @@
 //	            witness against the previous NextConsensus), size, tx count
 //	         ─▶ block DAO = private layer over the recorder over the write cache
 //	            OnPersist │ each tx in its own private layer (FAULT: dropped) │ PostPersist
+//	            meanwhile, in goroutines: every transaction verified on a
+//	            private view of the state before the block (and, in Restore
+//	            only, the header witness too); the block fails if they do
 //	         ─▶ ledger records (block, txs, logs, current block, header hashes)
 //	         ─▶ commit: the recorder keeps the block's change set
 //	         ─▶ MPT batch (contract storage, LedgerContract excluded) → Flush → root
-//	         ─▶ state root record; MemCachedStore.Persist (async: block N+1 runs
-//	            while block N is written, each block one atomic PutChangeSet)
+//	         ─▶ state root record; once a second (PersistInterval) the write
+//	            cache goes to the store: MemCachedStore.Persist (async: the
+//	            next blocks run while it is written, one atomic PutChangeSet)
 //	         ─▶ bloom, header index, tip, height; events to subscribers
 //
 // A failure before the commit leaves nothing behind; one after it (a write
 // cache or trie error) stops the chain (ErrBroken) until it is reopened at
-// the last persisted block. Reopening reads the current block, the header
-// hash batches, the state root of that height and refills the bloom filter.
+// the last persisted block. A crash loses the blocks of at most the last
+// PersistInterval, never part of one. Reopening reads the current block, the
+// header hash batches, the state root of that height and refills the bloom
+// filter.
 package chain
