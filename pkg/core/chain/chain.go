@@ -128,7 +128,7 @@ func Open(cfg Config) (*Chain, error) {
 			hu.useHeaders(c)
 		}
 	}
-	c.hv = headerVerifier{magic: uint32(c.proto.Magic), validatorsAt: c.proto.ValidatorsCountAt, vm: cfg.WitnessVM}
+	c.hv = headerVerifier{magic: uint32(c.proto.Magic), validatorsAt: c.proto.ValidatorsCountAt, vm: c.defaultWitnessVM(cfg.WitnessVM)}
 	bloom, err := bloomfilter.NewOptimal(uint64(cfg.BloomCapacity), 0.01)
 	if err != nil {
 		return nil, fmt.Errorf("chain: bloom filter: %w", err)

@@ -122,6 +122,9 @@ func (e *interopExecutor) context(d *dao.DAO, b *block.Block, trig trigger.Type,
 		StoragePrice:    sp,
 		GasLimit:        gas,
 		Natives:         n,
+		// CheckWitness inside an OracleResponse transaction needs the
+		// signers of the original request.
+		OracleRequestSigners: e.c.oracleRequestSigners,
 	}
 	if p, ok := n.(interop.Policy); ok {
 		cfg.Policy = p
