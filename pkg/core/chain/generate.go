@@ -239,6 +239,18 @@ func newGenerator(c *Chain, o GenerateOptions) (*generator, error) {
 
 // nextBlock builds, signs and adds the block after the current one.
 func (g *generator) nextBlock() (*block.Block, error) {
+	b, err := g.buildBlock()
+	if err != nil {
+		return nil, err
+	}
+	if err := g.c.AddBlock(b); err != nil {
+		return nil, err
+	}
+	return b, g.checkResults(b)
+}
+
+// buildBlock builds and signs the block after the current one.
+func (g *generator) buildBlock() (*block.Block, error) {
 	g.c.mu.RLock()
 	prev := g.c.mu.tip
 	g.c.mu.RUnlock()
@@ -267,10 +279,7 @@ func (g *generator) nextBlock() (*block.Block, error) {
 	}
 	b.Witness = signer.witness(b.SignData(g.magic))
 	b.InvalidateCache()
-	if err := g.c.AddBlock(b); err != nil {
-		return nil, err
-	}
-	return b, g.checkResults(b)
+	return b, nil
 }
 
 // nextConsensus is the BFT address of the validators NEO elects for the

@@ -150,3 +150,50 @@ func TestGenerateErrors(t *testing.T) {
 	_, err = Generate(context.Background(), c, &bytes.Buffer{}, GenerateOptions{Blocks: 1, Validators: ks})
 	require.ErrorIs(t, err, ErrGenerate)
 }
+
+// TestInvalidBlockLeavesNoTrace: a block with a valid header and a
+// transaction whose signature is wrong, or with a forged header witness, is
+// refused both by AddBlock (header first, transactions beside the
+// execution) and by the restore path (everything beside the execution),
+// and the speculative execution leaves nothing behind: same height and
+// state root, and the valid block is accepted afterwards.
+func TestInvalidBlockLeavesNoTrace(t *testing.T) {
+	c := openMemChain(t, unitTestnet(t))
+	g, err := newGenerator(c, GenerateOptions{Validators: validatorKeys(t, 3)})
+	require.NoError(t, err)
+	for range 3 {
+		_, err := g.nextBlock()
+		require.NoError(t, err)
+	}
+	height, root := c.BlockHeight(), c.CurrentStateRoot()
+	b, err := g.buildBlock()
+	require.NoError(t, err)
+	require.NotEmpty(t, b.Transactions)
+
+	// A witness does not take part in the transaction hash, so the header
+	// stays valid.
+	inv := b.Transactions[1].Witnesses[0].InvocationScript
+	good := inv[10]
+	inv[10] ^= 0xff
+	for _, speculative := range []bool{false, true} {
+		err := c.add(b, speculative)
+		require.ErrorIs(t, err, ErrWitness, "speculative %v", speculative)
+		require.ErrorContains(t, err, b.Transactions[1].Hash().String())
+		require.Equal(t, height, c.BlockHeight())
+		require.Equal(t, root, c.CurrentStateRoot())
+	}
+	inv[10] = good
+
+	hw := b.Witness.InvocationScript
+	hw[5] ^= 0xff
+	for _, speculative := range []bool{false, true} {
+		require.ErrorIs(t, c.add(b, speculative), ErrWitness, "speculative %v", speculative)
+		require.Equal(t, height, c.BlockHeight())
+		require.Equal(t, root, c.CurrentStateRoot())
+	}
+	hw[5] ^= 0xff
+
+	require.NoError(t, c.AddBlock(b))
+	require.NoError(t, g.checkResults(b))
+	require.Equal(t, height+1, c.BlockHeight())
+}
