@@ -250,4 +250,28 @@ func (c *Chain) maybePersist() error {
 	return err
 }
 
+// persistLoop hands the write cache to the store when the last blocks
+// have waited PersistInterval without a next block to do it (slow blocks
+// stay in memory at most that long, as in neo-go), checking every tick. It
+// ends when stop is closed.
+func (c *Chain) persistLoop(stop <-chan struct{}, tick time.Duration) {
+	t := time.NewTicker(tick)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+		}
+		c.addMu.Lock()
+		if !c.closed.Load() && c.broken == nil && c.cache.Len() != 0 {
+			if err := c.maybePersist(); err != nil {
+				c.broken = fmt.Errorf("%w: persist: %w", ErrBroken, err)
+				c.log.Error("persisting the chain failed", zap.Error(err))
+			}
+		}
+		c.addMu.Unlock()
+	}
+}
+
 func bloomKey(h util.Uint256) uint64 { return binary.LittleEndian.Uint64(h[:8]) }

@@ -96,6 +96,8 @@ type Chain struct {
 	// lastPersist is when the write cache was last handed to the store
 	// (under addMu).
 	lastPersist time.Time
+	// stopPersist ends persistLoop (closed by Close).
+	stopPersist chan struct{}
 	// broken is set (under addMu) when a block failed after reaching the
 	// write cache; every later AddBlock returns it.
 	broken error
@@ -139,6 +141,10 @@ func Open(cfg Config) (*Chain, error) {
 	c.dao = dao.New(c.rec)
 	if err := c.init(); err != nil {
 		return nil, errors.Join(err, c.cache.Close())
+	}
+	c.stopPersist = make(chan struct{})
+	if c.cfg.PersistInterval > 0 {
+		go c.persistLoop(c.stopPersist, c.cfg.PersistInterval)
 	}
 	return c, nil
 }
@@ -268,6 +274,7 @@ func (c *Chain) Close() error {
 	if c.closed.Swap(true) {
 		return nil
 	}
+	close(c.stopPersist)
 	c.subs.closeAll()
 	var err error
 	if c.broken == nil {

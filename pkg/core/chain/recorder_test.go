@@ -2,7 +2,9 @@ package chain
 
 import (
 	"testing"
+	"time"
 
+	"github.com/n3d-io/n3d/pkg/core/dao"
 	"github.com/n3d-io/n3d/pkg/storage"
 	"github.com/stretchr/testify/require"
 )
@@ -95,4 +97,36 @@ func TestRecorderCleanCacheNoStaleFill(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "new", string(v))
 	close(bs.entered)
+}
+
+// TestPersistLoop: blocks that no later block persisted reach the store
+// from the timer within about PersistInterval.
+func TestPersistLoop(t *testing.T) {
+	cfg := unitTestnet(t)
+	n, err := NewNativeSet(&cfg.ProtocolConfiguration)
+	require.NoError(t, err)
+	st := storage.NewMemoryStore()
+	c, err := Open(Config{Protocol: cfg.ProtocolConfiguration, Store: st, Natives: n, BloomCapacity: 1000,
+		PersistInterval: time.Hour})
+	require.NoError(t, err)
+	defer func() { require.NoError(t, c.Close()) }()
+	g, err := newGenerator(c, GenerateOptions{Validators: validatorKeys(t, 3)})
+	require.NoError(t, err)
+	for range 2 {
+		_, err := g.nextBlock()
+		require.NoError(t, err)
+	}
+	stored := func() uint32 {
+		_, h, err := dao.New(st).GetCurrentBlock()
+		require.NoError(t, err)
+		return h
+	}
+	require.Zero(t, stored(), "only the genesis was persisted (at open)")
+	c.addMu.Lock()
+	c.cfg.PersistInterval = 20 * time.Millisecond
+	c.addMu.Unlock()
+	stop := make(chan struct{})
+	defer close(stop)
+	go c.persistLoop(stop, 20*time.Millisecond)
+	require.Eventually(t, func() bool { return stored() == 2 }, 5*time.Second, 10*time.Millisecond)
 }
