@@ -68,11 +68,11 @@ func TestBroadcastTwoThirds(t *testing.T) {
 		ps := pipePeers(t, s, 3)
 		fill(t, ps[1], qBroadcast, m)
 		fill(t, ps[2], qBroadcast, m)
+		start := time.Now() // before the drainer starts its 100 ms sleep
 		go func() {
 			time.Sleep(100 * time.Millisecond)
 			<-ps[1].queues[qBroadcast] // the writer drains one
 		}()
-		start := time.Now()
 		require.Equal(t, 2, s.broadcast(m, qBroadcast, true, func(p *peer) bool { return contains(ps, p) }))
 		el := time.Since(start)
 		require.GreaterOrEqual(t, el, 100*time.Millisecond)

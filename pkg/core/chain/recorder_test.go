@@ -121,6 +121,7 @@ func TestPersistLoop(t *testing.T) {
 		require.NoError(t, err)
 		return h
 	}
+	require.NoError(t, c.cache.WaitPersist()) // Open's persist of the genesis runs in the background
 	require.Zero(t, stored(), "only the genesis was persisted (at open)")
 	c.addMu.Lock()
 	c.cfg.PersistInterval = 20 * time.Millisecond
