@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/n3d-io/n3d/pkg/config"
 	"io"
 
 	"github.com/n3d-io/n3d/pkg/buildinfo"
@@ -18,6 +19,9 @@ type env struct {
 	// ready, when set, is called once the node is up and waiting for a
 	// signal (tests use it to know when to stop the node).
 	ready func()
+	// adjust, when set, edits the loaded configuration before the node
+	// starts (tests move every listener to a free loopback port).
+	adjust func(*config.Config)
 }
 
 // errNotAvailable marks commands whose machinery has not landed yet.

@@ -54,7 +54,7 @@ func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	var out, errOut syncBuffer
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	e := &env{stdout: &out, stderr: &errOut, ready: cancel}
+	e := &env{stdout: &out, stderr: &errOut, ready: cancel, adjust: freeListeners}
 	code = run(ctx, append([]string{"n3d"}, args...), e)
 	require.NotErrorIs(t, ctx.Err(), context.DeadlineExceeded, "the command ran into the test timeout")
 	return code, out.String(), errOut.String()
@@ -290,4 +290,16 @@ func findCommand(t *testing.T, root *cli.Command, path ...string) *cli.Command {
 		require.NotNil(t, cmd, name)
 	}
 	return cmd
+}
+
+// freeListeners moves every listener of a shipped configuration to a free
+// loopback port, so in-process node tests never collide with each other or
+// with a node already running on the machine.
+func freeListeners(cfg *config.Config) {
+	a := &cfg.ApplicationConfiguration
+	free := []string{"127.0.0.1:0"}
+	a.P2P.Addresses = free
+	a.RPC.Addresses = free
+	a.Prometheus.Addresses = free
+	a.Pprof.Addresses = free
 }

@@ -52,6 +52,9 @@ func nodeAction(ctx context.Context, cmd *cli.Command, e *env) (err error) {
 	if err != nil {
 		return err
 	}
+	if e.adjust != nil {
+		e.adjust(&cfg)
+	}
 	log, level, closeLog, err := newLogger(cmd, cfg.ApplicationConfiguration, e)
 	if err != nil {
 		return err
