@@ -11,6 +11,7 @@ import (
 	"github.com/n3d-io/n3d/pkg/config"
 	"github.com/n3d-io/n3d/pkg/core/block"
 	"github.com/n3d-io/n3d/pkg/core/dao"
+	"github.com/n3d-io/n3d/pkg/crypto/keys"
 	"github.com/n3d-io/n3d/pkg/mpt"
 	"github.com/n3d-io/n3d/pkg/storage"
 	"github.com/n3d-io/n3d/pkg/util"
@@ -78,6 +79,9 @@ type Chain struct {
 	dao   *dao.DAO // over rec: the block layers are its privates
 	exec  executor
 	hv    headerVerifier
+	// sigs remembers successful signature checks of the witness fast path
+	// (Restore fills it ahead of the blocks, see startPreverify).
+	sigs  *keys.SigCache
 	bloom *bloomfilter.Filter
 	subs  *notifier
 
@@ -130,7 +134,9 @@ func Open(cfg Config) (*Chain, error) {
 			hu.useHeaders(c)
 		}
 	}
-	c.hv = headerVerifier{magic: uint32(c.proto.Magic), validatorsAt: c.proto.ValidatorsCountAt, vm: c.defaultWitnessVM(cfg.WitnessVM)}
+	c.sigs = keys.NewSigCache(sigCacheSize)
+	c.hv = headerVerifier{magic: uint32(c.proto.Magic), validatorsAt: c.proto.ValidatorsCountAt,
+		vm: c.defaultWitnessVM(cfg.WitnessVM), sigs: c.sigs}
 	bloom, err := bloomfilter.NewOptimal(uint64(cfg.BloomCapacity), 0.01)
 	if err != nil {
 		return nil, fmt.Errorf("chain: bloom filter: %w", err)

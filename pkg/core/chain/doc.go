@@ -7,6 +7,8 @@
 //	genesis.go        genesis block, standby validators, BFT/committee addresses
 //	verify_header.go  header checks against the previous header, block limits
 //	witness.go        witness verification: exact standard-script fast path, VM fallback (WitnessVM)
+//	sigcheck.go       signature checks through the chain's cache of successes;
+//	                  Restore's pre-verification of the blocks read ahead
 //	chain.go          Config, Open (genesis or reload), Close
 //	add_block.go      AddBlock: verify, execute, store, state root, persist
 //	exec.go           execution through pkg/core/interop (OnPersist, txs, PostPersist)
@@ -16,7 +18,8 @@
 //	stateroot.go      per-height state root records
 //	query.go          blocks, headers, transactions (bloom filter), logs, roots
 //	subscribe.go      event subscriptions that never block block processing
-//	restore.go        .acc restore (dump read and decoded ahead) and dump
+//	restore.go        .acc restore (dump read and decoded ahead, signatures
+//	                  pre-verified on a worker) and dump
 //	version.go        the database version record (network, trie mode)
 //	generate*.go      a valid chain of transfers and storage writes signed by
 //	                  the validators, built through the chain (db generate)

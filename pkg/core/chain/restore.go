@@ -66,7 +66,9 @@ func Restore(ctx context.Context, c *Chain, r io.Reader, o RestoreOptions) (Rest
 		zap.Uint32("blocks", total), zap.Uint32("height", c.BlockHeight()))
 	begin := time.Now()
 	p := progress{log: o.Log, every: o.ProgressEvery, last: begin, lastHeight: c.BlockHeight()}
-	records, stop := readAhead(d, c.BlockHeight())
+	pre, stopPre := c.startPreverify()
+	defer stopPre()
+	records, stop := readAhead(d, c.BlockHeight(), pre)
 	defer stop()
 	expected := int64(-1) // index the next record must have, once known
 	for o.Count == 0 || res.Added < o.Count {
@@ -138,8 +140,10 @@ type record struct {
 }
 
 // readAhead reads and decodes the dump's records in a goroutine, in order;
-// stop makes it quit (without waiting for a read in progress).
-func readAhead(d *chaindump.Reader, height uint32) (<-chan record, func()) {
+// stop makes it quit (without waiting for a read in progress). Each decoded
+// block, its hashes computed (so that readers only read them), is also
+// offered to pre without waiting (dropped when pre is full).
+func readAhead(d *chaindump.Reader, height uint32, pre chan<- *block.Block) (<-chan record, func()) {
 	out := make(chan record, readAheadRecords)
 	done := make(chan struct{})
 	go func() {
@@ -155,6 +159,7 @@ func readAhead(d *chaindump.Reader, height uint32) (<-chan record, func()) {
 					rec.index = binary.LittleEndian.Uint32(raw[indexOffset:])
 					if rec.index > height {
 						rec.b, rec.decodeErr = block.NewBlockFromBytes(rec.raw)
+						offerDecoded(rec.b, rec.decodeErr, pre)
 					}
 				}
 			}
@@ -169,6 +174,21 @@ func readAhead(d *chaindump.Reader, height uint32) (<-chan record, func()) {
 		}
 	}()
 	return out, sync.OnceFunc(func() { close(done) })
+}
+
+// offerDecoded computes b's cached hashes and offers b to pre.
+func offerDecoded(b *block.Block, err error, pre chan<- *block.Block) {
+	if err != nil {
+		return
+	}
+	b.Hash()
+	for _, tx := range b.Transactions {
+		tx.Hash()
+	}
+	select {
+	case pre <- b:
+	default:
+	}
 }
 
 // checkKnown makes sure a record for a block the chain has is that block

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/n3d-io/n3d/pkg/core/block"
+	"github.com/n3d-io/n3d/pkg/crypto/keys"
 )
 
 // headerVerifier checks headers against their predecessor; it holds only
@@ -13,6 +14,8 @@ type headerVerifier struct {
 	// validatorsAt returns the number of consensus nodes at a height.
 	validatorsAt func(height uint32) int
 	vm           WitnessVM
+	// sigs is the chain's signature cache (nil: none).
+	sigs *keys.SigCache
 }
 
 // verifyHeader applies the reference's header rules in its order: primary
@@ -39,6 +42,7 @@ func (v *headerVerifier) verifyHeader(h, prev *block.Header, picoFee int64) erro
 		picoFee:   picoFee,
 		gasLimit:  min(HeaderVerificationGasLimit, MaxVerificationGas),
 		container: h,
+		sigs:      v.sigs,
 	}
 	if _, err := verifyWitness(p, prev.NextConsensus, &h.Witness, v.vm); err != nil {
 		return fmt.Errorf("header witness: %w", err)

@@ -272,13 +272,14 @@ func (tc *txCheck) checkStandardWitness(h util.Uint160, w *transaction.Witness) 
 		if err != nil {
 			return fmt.Errorf("%w: %w", ErrWitness, err)
 		}
-		if !pub.VerifyMessage(sigs[0], tc.signData) {
+		digest := hash.Sha256(tc.signData)
+		if !checkSig(tc.c.sigs, pub, sigs[0], digest[:]) {
 			return fmt.Errorf("%w: invalid signature", ErrWitness)
 		}
 		return nil
 	}
 	digest := hash.Sha256(tc.signData)
-	valid, err := scripts.VerifyMultiSig(digest[:], pubs, sigs)
+	valid, err := checkMultiSig(tc.c.sigs, digest[:], pubs, sigs)
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrWitness, err)
 	}

@@ -50,6 +50,9 @@ type witnessParams struct {
 	picoFee   int64  // exec fee factor in picoGAS per price unit
 	gasLimit  int64  // datoshi
 	container any
+	// sigs, when set, answers signature checks that succeeded before
+	// (see checkSig).
+	sigs *keys.SigCache
 }
 
 // verifyWitness checks that w proves hash for the container: standard
@@ -99,7 +102,8 @@ func fastWitness(p witnessParams, w *transaction.Witness) (fee int64, handled bo
 		if err != nil {
 			return 0, true, fmt.Errorf("%w: %w", ErrWitness, err)
 		}
-		if !pub.VerifyMessage(sigs[0], p.signData) {
+		digest := hash.Sha256(p.signData)
+		if !checkSig(p.sigs, pub, sigs[0], digest[:]) {
 			return 0, true, fmt.Errorf("%w: invalid signature", ErrWitness)
 		}
 		return fee, true, nil
@@ -121,7 +125,7 @@ func fastWitness(p witnessParams, w *transaction.Witness) (fee int64, handled bo
 		return 0, true, fmt.Errorf("%w: %d signatures, %d required", ErrWitness, len(sigs), m)
 	}
 	digest := hash.Sha256(p.signData)
-	valid, err := scripts.VerifyMultiSig(digest[:], pubs, sigs)
+	valid, err := checkMultiSig(p.sigs, digest[:], pubs, sigs)
 	if err != nil {
 		return 0, true, fmt.Errorf("%w: %w", ErrWitness, err)
 	}
