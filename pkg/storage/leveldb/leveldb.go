@@ -55,6 +55,10 @@ func Open(o Options) (*Store, error) {
 		Filter:         filter.NewBloomFilter(10),
 		ReadOnly:       o.ReadOnly,
 		ErrorIfMissing: o.ReadOnly,
+		// A chain writes in large changesets: a bigger memtable and bigger
+		// tables mean fewer level-0 flushes and compactions.
+		WriteBuffer:         32 * opt.MiB,
+		CompactionTableSize: 8 * opt.MiB,
 	}
 	db, err := leveldb.OpenFile(o.DataDirectoryPath, opts)
 	if err != nil {
