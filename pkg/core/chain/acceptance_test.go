@@ -276,11 +276,11 @@ func testInvoke(t *testing.T, c *Chain, script []byte) stackitem.Item {
 	t.Helper()
 	d := c.DAO().Private()
 	defer func() { require.NoError(t, d.Discard()) }()
-	pico, err := c.cfg.Natives.ExecFeeFactor(d)
+	tip, err := c.GetHeader(c.CurrentBlockHash())
+	require.NoError(t, err)
+	pico, err := c.cfg.Natives.ExecFeeFactor(d, tip.Index+1, trigger.Application)
 	require.NoError(t, err)
 	sp, err := c.cfg.Natives.StoragePrice(d)
-	require.NoError(t, err)
-	tip, err := c.GetHeader(c.CurrentBlockHash())
 	require.NoError(t, err)
 	next := &block.Block{Header: block.Header{Index: tip.Index + 1, PrevHash: tip.Hash(),
 		Timestamp: tip.Timestamp + uint64(c.proto.TimePerBlock.Milliseconds())}}

@@ -21,8 +21,11 @@ import (
 // defaults while Policy is not initialised (the genesis block).
 type Natives interface {
 	interop.Natives
-	// ExecFeeFactor is the opcode price multiplier in picoGAS.
-	ExecFeeFactor(d *dao.DAO) (int64, error)
+	// ExecFeeFactor is the opcode price multiplier in picoGAS of a script
+	// run with trigger trig in block index (Policy stores datoshi before
+	// Faun and picoGAS from Faun on, with a special case in the OnPersist
+	// of Faun's first block).
+	ExecFeeFactor(d *dao.DAO, index uint32, trig trigger.Type) (int64, error)
 	// StoragePrice is the price of a stored byte in datoshi.
 	StoragePrice(d *dao.DAO) (int64, error)
 }
@@ -61,27 +64,6 @@ func (e *interopExecutor) execFeeFactor(d *dao.DAO) (int64, error) {
 	return e.c.verificationFeeFactor(d)
 }
 
-// runFeeFactorer is implemented by native sets that know the reference's
-// per-run exec fee factor (Policy stores picoGAS from Faun on, with a
-// special case in the OnPersist of Faun's first block).
-type runFeeFactorer interface {
-	runFeeFactor(d *dao.DAO, index uint32, trig trigger.Type) (int64, error)
-}
-
-// runFeeFactor implements runFeeFactorer.
-func (n *NativeSet) runFeeFactor(d *dao.DAO, index uint32, trig trigger.Type) (int64, error) {
-	return n.Core.Policy.ExecPicoFeeFactor(d, index, trig)
-}
-
-// runFeeFactor is the exec fee factor in picoGAS of a script run with
-// trigger trig in block index.
-func (e *interopExecutor) runFeeFactor(d *dao.DAO, index uint32, trig trigger.Type) (int64, error) {
-	if r, ok := e.c.cfg.Natives.(runFeeFactorer); ok {
-		return r.runFeeFactor(d, index, trig)
-	}
-	return e.c.cfg.Natives.ExecFeeFactor(d)
-}
-
 func (e *interopExecutor) execute(d *dao.DAO, b *block.Block) (*blockResult, error) {
 	res := &blockResult{txs: make([]*state.AppExecResult, len(b.Transactions))}
 	var err error
@@ -103,7 +85,7 @@ func (e *interopExecutor) execute(d *dao.DAO, b *block.Block) (*blockResult, err
 func (e *interopExecutor) context(d *dao.DAO, b *block.Block, trig trigger.Type,
 	container interop.Container, gas int64) (*interop.Context, error) {
 	n := e.c.cfg.Natives
-	pico, err := e.runFeeFactor(d, b.Index, trig)
+	pico, err := n.ExecFeeFactor(d, b.Index, trig)
 	if err != nil {
 		return nil, fmt.Errorf("exec fee factor: %w", err)
 	}

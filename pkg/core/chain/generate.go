@@ -387,7 +387,7 @@ func (g *generator) tx(d *dao.DAO, b *block.Block, from *account, script []byte)
 		return nil, err
 	}
 	// Transactions are verified at the height before their block.
-	pico, err := g.n.runFeeFactor(d, b.Index-1, trigger.Verification)
+	pico, err := g.n.ExecFeeFactor(d, b.Index-1, trigger.Verification)
 	if err != nil {
 		return nil, err
 	}

@@ -10,8 +10,8 @@ import (
 	"github.com/n3d-io/n3d/pkg/core/native/neostate"
 	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
+	"github.com/n3d-io/n3d/pkg/smartcontract/trigger"
 	"github.com/n3d-io/n3d/pkg/util"
-	"github.com/n3d-io/n3d/pkg/vm"
 )
 
 // NativeSet is the native contract set of pkg/core/native as the chain
@@ -35,17 +35,9 @@ func NewNativeSet(p *config.ProtocolConfiguration) (*NativeSet, error) {
 	return &NativeSet{Registry: native.NewRegistry(p, gov.Contracts(core)...), Core: core, Governance: gov}, nil
 }
 
-// ExecFeeFactor implements Natives: the Policy value (its default before
-// Policy is initialised) in picoGAS.
-func (n *NativeSet) ExecFeeFactor(d *dao.DAO) (int64, error) {
-	f, err := n.Core.Policy.ExecFeeFactor(d)
-	if err != nil {
-		return 0, err
-	}
-	if f == 0 {
-		f = native.DefaultExecFeeFactor
-	}
-	return f * vm.FeeFactor, nil
+// ExecFeeFactor implements Natives through Policy's per-run factor.
+func (n *NativeSet) ExecFeeFactor(d *dao.DAO, index uint32, trig trigger.Type) (int64, error) {
+	return n.Core.Policy.ExecPicoFeeFactor(d, index, trig)
 }
 
 // StoragePrice implements Natives (the default before Policy is

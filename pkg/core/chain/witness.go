@@ -361,7 +361,7 @@ func (c *Chain) verificationContext(d *dao.DAO, container any, gasLimit int64) (
 func (c *Chain) verificationFeeFactor(d *dao.DAO) (int64, error) {
 	ln, ok := c.cfg.Natives.(ledgerNatives)
 	if !ok {
-		return c.cfg.Natives.ExecFeeFactor(d)
+		return c.cfg.Natives.ExecFeeFactor(d, c.BlockHeight(), trigger.Verification)
 	}
 	stored, err := ln.StoredExecFeeFactor(d)
 	if err != nil {
