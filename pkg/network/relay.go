@@ -175,3 +175,19 @@ func (s *Server) RelayExtensible(e *payload.Extensible) {
 	}
 	s.broadcast(m, qBroadcast, true, nil)
 }
+
+// RequestTxs asks every handshaked peer for the transactions (getdata, at
+// most 500 hashes a message, on the high-priority queue): the consensus
+// service calls it for the proposed transactions it lacks. The answers
+// reach OnTransaction like any transaction; peers lacking some answer
+// notfound.
+func (s *Server) RequestTxs(hashes ...util.Uint256) {
+	for _, inv := range payload.SplitInventory(payload.InvTX, hashes, payload.MaxHashesCount) {
+		m, err := message.New(message.CmdGetData, &inv)
+		if err != nil {
+			s.log.Error("building tx getdata", zap.Error(err))
+			return
+		}
+		s.broadcast(m, qHigh, true, nil)
+	}
+}

@@ -1,0 +1,66 @@
+package network
+
+import (
+	"testing"
+	"time"
+
+	"github.com/n3d-io/n3d/pkg/core/transaction"
+	"github.com/n3d-io/n3d/pkg/network/message"
+	"github.com/n3d-io/n3d/pkg/network/payload"
+	"github.com/n3d-io/n3d/pkg/util"
+	"github.com/stretchr/testify/require"
+)
+
+// TestRequestTxsFetchesUnannounced: the consensus path asks peers for
+// transactions nobody announced to us; a peer holding them sends them and
+// they reach OnTransaction.
+func TestRequestTxsFetchesUnannounced(t *testing.T) {
+	src := openChain(t, refChain(t), true)
+	defer src.Close()
+	var txs []*transaction.Transaction
+	for i := uint32(1); i <= src.BlockHeight(); i++ {
+		b, err := src.GetBlockByIndex(i)
+		require.NoError(t, err)
+		txs = append(txs, b.Transactions...)
+	}
+	require.NotEmpty(t, txs)
+
+	a := newNode(t, nodeOpts{})
+	b := newNode(t, nodeOpts{seeds: []string{a.addr()}})
+	require.Eventually(t, func() bool { return a.handshaked() == 1 && b.handshaked() == 1 }, waitFor, 10*time.Millisecond)
+	hashes := make([]util.Uint256, len(txs))
+	for i, tx := range txs {
+		a.pool.add(tx) // pooled, never announced
+		hashes[i] = tx.Hash()
+	}
+	missing := util.Uint256{0xde, 0xad} // a lacks it: answered by notfound
+	b.srv.RequestTxs(append(hashes, missing)...)
+	require.Eventually(t, func() bool { return b.pool.len() == len(txs) }, waitFor, 10*time.Millisecond)
+	for _, h := range hashes {
+		got, ok := b.pool.GetTx(h)
+		require.True(t, ok)
+		require.Equal(t, h, got.Hash())
+	}
+	require.False(t, b.pool.ContainsTx(missing))
+}
+
+// TestRequestTxsSplitsGetData: a request of more hashes than a getdata
+// may carry goes out as several, in order, with the transaction type.
+func TestRequestTxsSplitsGetData(t *testing.T) {
+	n := newNode(t, nodeOpts{})
+	p := dialRaw(t, n, 7)
+	require.Eventually(t, func() bool { return n.handshaked() == 1 }, waitFor, 10*time.Millisecond)
+	hashes := make([]util.Uint256, payload.MaxHashesCount+3)
+	for i := range hashes {
+		hashes[i] = util.Uint256{byte(i), byte(i >> 8), 1}
+	}
+	n.srv.RequestTxs(hashes...)
+	var got []util.Uint256
+	for len(got) < len(hashes) {
+		inv := p.expect(message.CmdGetData).Payload.(*payload.Inventory)
+		require.Equal(t, payload.InvTX, inv.Type)
+		require.LessOrEqual(t, len(inv.Hashes), payload.MaxHashesCount)
+		got = append(got, inv.Hashes...)
+	}
+	require.Equal(t, hashes, got)
+}
