@@ -11,7 +11,10 @@ import (
 
 // Iterator is an iterator left on a test invocation's result stack. Without
 // sessions its first values are dumped (Values, Truncated when more were
-// left); with sessions it is known by ID and read with traverseiterator.
+// left); with sessions it is known by ID and read with traverseiterator;
+// with sessions and expansion it has both (ID only when values are left).
+// As neo-go's, the JSON form omits "iterator" when there are no values,
+// "id" without an ID and "truncated" when false.
 type Iterator struct {
 	ID        string
 	Values    []stackitem.Item
@@ -31,7 +34,8 @@ func (it Iterator) MarshalJSON() ([]byte, error) {
 	aux := iteratorJSON{Type: stackitem.InteropT.String(), Truncated: it.Truncated}
 	if it.ID != "" {
 		aux.Interface, aux.ID = "IIterator", it.ID
-	} else {
+	}
+	if len(it.Values) != 0 {
 		aux.Values = make([]json.RawMessage, len(it.Values))
 		for i, v := range it.Values {
 			b, err := itemjson.Marshal(v)

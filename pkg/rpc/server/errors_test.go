@@ -103,6 +103,8 @@ func TestMethodErrors(t *testing.T) {
 		{bad, "calculatenetworkfee", []any{b64([]byte{0, 1, 2})}},
 		{bad, "sendrawtransaction", []any{"!!"}},
 		{bad, "submitblock", []any{b64([]byte{0, 1, 2})}},
+		{bad, "traverseiterator", []any{"x", "y", 1}},
+		{result.UnknownSessionCode, "terminatesession", []any{"de9e6b83-430b-4cac-b41d-f32be41f169f"}},
 	}
 	for _, c := range cases {
 		n.fail(t, c.code, c.method, c.params...)

@@ -54,6 +54,8 @@ func init() {
 		"invokescript":           (*Server).invokeScript,
 		"sendrawtransaction":     (*Server).sendRawTransaction,
 		"submitblock":            (*Server).submitBlock,
+		"terminatesession":       (*Server).terminateSession,
+		"traverseiterator":       (*Server).traverseIterator,
 		"validateaddress":        (*Server).validateAddress,
 		"verifyproof":            (*Server).verifyProof,
 	}

@@ -41,17 +41,20 @@ func (s *Server) policyLimits(d *dao.DAO) (ms uint32, vub uint32, err error) {
 	return ms, vub, err
 }
 
-// fakeNextBlock is the persisting block of a test invocation: the next
-// index, the last block's time plus the block time (neo-go's
-// GetFakeNextBlock).
-func (s *Server) fakeNextBlock(d *dao.DAO) (*block.Block, error) {
-	height := s.chain.BlockHeight()
-	h, _ := s.chain.GetHeaderHash(height)
+// fakeNextBlock is the persisting block of a test invocation on the state
+// after block height: the next index, that block's time plus the block
+// time (neo-go's GetFakeNextBlock, which takes the block time of the
+// current state even for historic calls).
+func (s *Server) fakeNextBlock(height uint32) (*block.Block, error) {
+	h, ok := s.chain.GetHeaderHash(height)
+	if !ok {
+		return nil, fmt.Errorf("no header %d", height)
+	}
 	hdr, err := s.chain.GetHeader(h)
 	if err != nil {
 		return nil, err
 	}
-	ms, _, err := s.policyLimits(d)
+	ms, _, err := s.policyLimits(s.view())
 	if err != nil {
 		return nil, err
 	}
@@ -92,10 +95,11 @@ func (s *Server) testContext(d *dao.DAO, trig trigger.Type, tx *transaction.Tran
 	return interop.NewContext(cfg, d.Private()), nil
 }
 
-// mockTx is the container of a test invocation: a random nonce, the
-// script, the given signers (or the zero account with scope None) and
-// witnesses, ValidUntilBlock = height + MaxValidUntilBlockIncrement.
-func (s *Server) mockTx(d *dao.DAO, script []byte, signers *params.Param) (*transaction.Transaction, *result.Error) {
+// mockTx is the container of a test invocation on the state after block
+// height: a random nonce, the script, the given signers (or the zero
+// account with scope None) and witnesses, ValidUntilBlock = height + the
+// current MaxValidUntilBlockIncrement.
+func (s *Server) mockTx(height uint32, script []byte, signers *params.Param) (*transaction.Transaction, *result.Error) {
 	var nonce [4]byte
 	if _, err := rand.Read(nonce[:]); err != nil {
 		return nil, internal("nonce", err)
@@ -112,20 +116,35 @@ func (s *Server) mockTx(d *dao.DAO, script []byte, signers *params.Param) (*tran
 	if len(tx.Signers) == 0 {
 		tx.Signers = []transaction.Signer{{Account: util.Uint160{}, Scopes: transaction.None}}
 	}
-	_, vub, err := s.policyLimits(d)
+	_, vub, err := s.policyLimits(s.view())
 	if err != nil {
 		return nil, internal("policy", err)
 	}
-	tx.ValidUntilBlock = s.chain.BlockHeight() + vub
+	tx.ValidUntilBlock = height + vub
 	return tx, nil
 }
 
+// execState is the state a test invocation reads: a DAO (the run writes
+// to a private layer of it) and the index of the last block of that state.
+type execState struct {
+	d      *dao.DAO
+	height uint32
+}
+
+// latest is the chain's current state.
+func (s *Server) latest() execState {
+	return execState{height: s.chain.BlockHeight(), d: s.view()}
+}
+
 func (s *Server) invokeFunction(ps params.Params) (any, *result.Error) {
+	return s.invokeFunctionAt(s.latest(), ps)
+}
+
+func (s *Server) invokeFunctionAt(st execState, ps params.Params) (any, *result.Error) {
 	if len(ps) < 2 {
 		return nil, result.ErrInvalidParams
 	}
-	d := s.view()
-	h, rerr := s.contractHashFromParam(d, ps.Value(0))
+	h, rerr := s.contractHashFromParam(s.view(), ps.Value(0))
 	if rerr != nil {
 		return nil, rerr
 	}
@@ -137,14 +156,18 @@ func (s *Server) invokeFunction(ps params.Params) (any, *result.Error) {
 	if err != nil {
 		return nil, result.ErrInvalidParams.WithData(fmt.Sprintf("can't create invocation script: %s", err))
 	}
-	tx, rerr := s.mockTx(d, script, ps.Value(3))
+	tx, rerr := s.mockTx(st.height, script, ps.Value(3))
 	if rerr != nil {
 		return nil, rerr
 	}
-	return s.runScript(d, tx, script)
+	return s.runScript(st, tx, script)
 }
 
 func (s *Server) invokeScript(ps params.Params) (any, *result.Error) {
+	return s.invokeScriptAt(s.latest(), ps)
+}
+
+func (s *Server) invokeScriptAt(st execState, ps params.Params) (any, *result.Error) {
 	if len(ps) < 1 {
 		return nil, result.ErrInvalidParams
 	}
@@ -152,32 +175,32 @@ func (s *Server) invokeScript(ps params.Params) (any, *result.Error) {
 	if err != nil {
 		return nil, result.ErrInvalidParams
 	}
-	d := s.view()
-	tx, rerr := s.mockTx(d, script, ps.Value(1))
+	tx, rerr := s.mockTx(st.height, script, ps.Value(1))
 	if rerr != nil {
 		return nil, rerr
 	}
-	return s.runScript(d, tx, script)
+	return s.runScript(st, tx, script)
 }
 
 // runScript runs an Application script in a test context.
-func (s *Server) runScript(d *dao.DAO, tx *transaction.Transaction, script []byte) (any, *result.Error) {
-	b, err := s.fakeNextBlock(d)
+func (s *Server) runScript(st execState, tx *transaction.Transaction, script []byte) (any, *result.Error) {
+	b, err := s.fakeNextBlock(st.height)
 	if err != nil {
 		return nil, internal("fake block", err)
 	}
-	ic, err := s.testContext(d, trigger.Application, tx, b, int64(s.cfg.RPC.MaxGasInvoke))
+	ic, err := s.testContext(st.d, trigger.Application, tx, b, int64(s.cfg.RPC.MaxGasInvoke))
 	if err != nil {
 		return nil, result.NewInternalError(fmt.Sprintf("failed to create test VM: %s", err))
 	}
 	if _, err := ic.LoadScript(script, callflag.All, -1, 0); err != nil {
-		return s.invokeResult(ic, script, err), nil
+		return s.invokeResult(ic, script, err)
 	}
-	return s.invokeResult(ic, script, ic.Run()), nil
+	return s.invokeResult(ic, script, ic.Run())
 }
 
-// invokeResult packs the outcome of a test run.
-func (s *Server) invokeResult(ic *interop.Context, script []byte, runErr error) result.Invoke {
+// invokeResult packs the outcome of a test run; iterators left on the
+// stack are dumped or kept in a new session (sessions.go).
+func (s *Server) invokeResult(ic *interop.Context, script []byte, runErr error) (any, *result.Error) {
 	v := ic.VM()
 	st := v.State()
 	res := result.Invoke{GasConsumed: v.GasConsumed(), Script: script, Notifications: ic.Notifications()}
@@ -186,43 +209,61 @@ func (s *Server) invokeResult(ic *interop.Context, script []byte, runErr error) 
 		st = vm.FaultState
 	}
 	res.State = st.String()
-	items := v.Estack().Items()
-	res.Stack = make([]any, len(items))
-	for i, it := range items {
-		res.Stack[i] = s.dumpIterator(it)
+	stack, iters, err := s.packStack(v.Estack().Items())
+	if err != nil {
+		return nil, internal("result stack", err)
 	}
-	return res
+	res.Stack = stack
+	if len(iters) != 0 {
+		if res.Session, err = s.sessions.add(iters); err != nil {
+			return nil, result.NewInternalError(err.Error())
+		}
+	}
+	return res, nil
 }
 
 func (s *Server) invokeContractVerify(ps params.Params) (any, *result.Error) {
-	d := s.view()
-	h, rerr := s.contractHashFromParam(d, ps.Value(0))
+	return s.invokeContractVerifyAt(s.latest(), ps)
+}
+
+// verifyParams reads the contract, the invocation script of verify's
+// arguments and the container of invokecontractverify.
+func (s *Server) verifyParams(height uint32, ps params.Params) (util.Uint160, []byte, *transaction.Transaction, *result.Error) {
+	h, rerr := s.contractHashFromParam(s.view(), ps.Value(0))
 	if rerr != nil {
-		return nil, rerr
+		return util.Uint160{}, nil, nil, rerr
 	}
 	var inv []byte
 	if len(ps) > 1 {
 		args, err := ps[1].GetArray()
 		if err != nil {
-			return nil, result.ErrInvalidParams.WithData(err.Error())
+			return util.Uint160{}, nil, nil, result.ErrInvalidParams.WithData(err.Error())
 		}
 		if inv, err = params.ArgsScript(args); err != nil {
-			return nil, result.NewInternalError(fmt.Sprintf("can't create witness invocation script: %s", err))
+			return util.Uint160{}, nil, nil, result.NewInternalError(fmt.Sprintf("can't create witness invocation script: %s", err))
 		}
 	}
-	tx, rerr := s.mockTx(d, []byte{byte(opcode.RET)}, ps.Value(2))
+	tx, rerr := s.mockTx(height, []byte{byte(opcode.RET)}, ps.Value(2))
 	if rerr != nil {
-		return nil, rerr
+		return util.Uint160{}, nil, nil, rerr
 	}
 	if ps.Value(2) == nil {
 		tx.Signers = []transaction.Signer{{Account: h}}
 		tx.Witnesses = []transaction.Witness{{InvocationScript: inv, VerificationScript: []byte{}}}
 	}
-	b, err := s.fakeNextBlock(d)
+	return h, inv, tx, nil
+}
+
+func (s *Server) invokeContractVerifyAt(st execState, ps params.Params) (any, *result.Error) {
+	h, inv, tx, rerr := s.verifyParams(st.height, ps)
+	if rerr != nil {
+		return nil, rerr
+	}
+	b, err := s.fakeNextBlock(st.height)
 	if err != nil {
 		return nil, internal("fake block", err)
 	}
-	ic, err := s.testContext(d, trigger.Verification, tx, b, min(int64(s.cfg.RPC.MaxGasInvoke), MaxVerificationGas))
+	ic, err := s.testContext(st.d, trigger.Verification, tx, b, min(int64(s.cfg.RPC.MaxGasInvoke), MaxVerificationGas))
 	if err != nil {
 		return nil, result.NewInternalError(fmt.Sprintf("failed to create test VM: %s", err))
 	}
@@ -236,15 +277,15 @@ func (s *Server) invokeContractVerify(ps params.Params) (any, *result.Error) {
 			fmt.Sprintf("contract %s has no verify method returning Boolean", h.String()))
 	}
 	if _, err := ic.LoadContract(c, md, callflag.ReadOnly); err != nil {
-		return s.invokeResult(ic, inv, err), nil
+		return s.invokeResult(ic, inv, err)
 	}
 	if len(inv) != 0 {
 		if err := vm.ValidateScript(inv); err != nil {
 			return nil, result.ErrInvalidParams.WithData(fmt.Sprintf("invalid invocation script: %s", err))
 		}
 		if _, err := ic.LoadScript(inv, callflag.None, -1, 0); err != nil {
-			return s.invokeResult(ic, inv, err), nil
+			return s.invokeResult(ic, inv, err)
 		}
 	}
-	return s.invokeResult(ic, inv, ic.Run()), nil
+	return s.invokeResult(ic, inv, ic.Run())
 }

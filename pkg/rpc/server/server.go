@@ -152,6 +152,8 @@ type Server struct {
 	log     *zap.Logger
 	metrics *metrics
 	tokens  *tokenTracker
+	// sessions holds the iterator sessions (sessions.go).
+	sessions *sessionPool
 
 	addrsMu sync.Mutex
 	addrs   []net.Addr // bound by Run or Start
@@ -170,7 +172,8 @@ func New(cfg Config, l Ledger, n Natives) (*Server, error) {
 		return nil, err
 	}
 	return &Server{cfg: cfg, chain: l, natives: n, log: cfg.Log, metrics: m,
-		tokens: &tokenTracker{accounts: map[util.Uint160]*account{}}}, nil
+		tokens:   &tokenTracker{accounts: map[util.Uint160]*account{}},
+		sessions: newSessionPool(cfg.RPC, l.Config().TimePerBlock)}, nil
 }
 
 // view returns a DAO over the chain's committed state for one request.
@@ -287,6 +290,7 @@ func (s *Server) serve(ctx context.Context, lns []listener) error {
 		runErr = errors.Join(runErr, fmt.Errorf("rpc: shutdown: %w", err), srv.Close())
 	}
 	wg.Wait()
+	s.releaseSessions()
 	s.log.Info("RPC server stopped")
 	return runErr
 }

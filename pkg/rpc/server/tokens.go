@@ -329,7 +329,7 @@ func (s *Server) readOnlyCalls(d *dao.DAO, token util.Uint160, calls []call) ([]
 	if err != nil {
 		return nil, err
 	}
-	blk, err := s.fakeNextBlock(d)
+	blk, err := s.fakeNextBlock(s.chain.BlockHeight())
 	if err != nil {
 		return nil, err
 	}
