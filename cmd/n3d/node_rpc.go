@@ -16,7 +16,8 @@ import (
 // enables it: reads use the chain's own native set (Policy keeps caches
 // only that set keeps current), sendrawtransaction goes through the
 // ingress pipeline, submitblock to the chain, getrawmempool reads the
-// pool, getpeers the P2P server. The returned stop cancels the server and
+// pool, getpeers the P2P server; WebSocket subscriptions follow the chain's
+// and the pool's events. The returned stop cancels the server and
 // waits for it (call it before closing the chain).
 func (n *node) startRPC(ctx context.Context, svc *services) (stop func() error, err error) {
 	rpcCfg := n.cfg.ApplicationConfiguration.RPC
@@ -38,6 +39,8 @@ func (n *node) startRPC(ctx context.Context, svc *services) (stop func() error, 
 		SubmitBlock: svc.chain.AddBlock,
 		Mempool:     svc.pool,
 		Peers:       peerList{svc},
+		ChainEvents: svc.chain,
+		PoolEvents:  svc.pool,
 	}, svc.chain, server.NewNatives(svc.natives))
 	if err != nil {
 		return nil, fmt.Errorf("rpc: %w", err)

@@ -84,6 +84,10 @@ type Config struct {
 	// Peers reports the P2P server's peers for getconnectioncount and
 	// getpeers (nil: no peers).
 	Peers Peers
+	// ChainEvents and PoolEvents feed the WebSocket subscriptions (ws.go;
+	// nil: no chain or no mempool events).
+	ChainEvents ChainEvents
+	PoolEvents  PoolEvents
 }
 
 // Peers is the P2P server as getconnectioncount and getpeers read it.
@@ -157,6 +161,8 @@ type Server struct {
 
 	addrsMu sync.Mutex
 	addrs   []net.Addr // bound by Run or Start
+
+	ws wsHubRef // the /ws clients (ws.go)
 }
 
 // New returns a server over the chain and its native contracts.
@@ -289,6 +295,7 @@ func (s *Server) serve(ctx context.Context, lns []listener) error {
 	if err := srv.Shutdown(sctx); err != nil {
 		runErr = errors.Join(runErr, fmt.Errorf("rpc: shutdown: %w", err), srv.Close())
 	}
+	s.hub().close() // hijacked connections are not the http.Server's
 	wg.Wait()
 	s.releaseSessions()
 	s.log.Info("RPC server stopped")
@@ -305,6 +312,10 @@ type response struct {
 
 // ServeHTTP implements http.Handler: POST bodies are JSON-RPC requests.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == "/ws" && r.Method == http.MethodGet {
+		s.hub().serve(w, r)
+		return
+	}
 	if r.Method == http.MethodOptions && s.cfg.RPC.EnableCORSWorkaround {
 		setCORS(w.Header())
 		w.Header().Set("Access-Control-Allow-Methods", "GET, POST")
