@@ -59,7 +59,7 @@ func walletCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:     "wallet",
 		Usage:    "Create, open and manage a Neo wallet",
-		Commands: append(cmds, onlineWalletCommands()...),
+		Commands: append(cmds, walletRPCCommands(act)...),
 	}
 }
 
@@ -161,32 +161,6 @@ func walletAccountCommands(act actionMaker) []*cli.Command {
 			Action:    act(stripKeys, false),
 		},
 	}
-}
-
-// onlineWalletCommands are neo-go's wallet verbs that need an RPC node;
-// they answer errNotAvailable (never a fake success) until the RPC client
-// lands. Flags are not parsed so any neo-go invocation gets this answer.
-func onlineWalletCommands() []*cli.Command {
-	verbs := []struct{ name, usage string }{
-		{"claim", "Claim GAS"},
-		{"import-deployed", "Import deployed contract"},
-		{"sign", "Cosign transaction with multisig/contract/additional account"},
-		{"nep17", "Work with NEP-17 contracts"},
-		{"nep11", "Work with NEP-11 contracts"},
-		{"candidate", "Work with candidates"},
-	}
-	cmds := make([]*cli.Command, 0, len(verbs))
-	for _, v := range verbs {
-		cmds = append(cmds, &cli.Command{
-			Name:            v.name,
-			Usage:           v.usage + " (needs an RPC client: not available yet)",
-			SkipFlagParsing: true,
-			Action: func(context.Context, *cli.Command) error {
-				return fmt.Errorf("wallet %s: %w", v.name, errNotAvailable)
-			},
-		})
-	}
-	return cmds
 }
 
 // walletFlags returns fresh -w (and --wallet-config) flags plus extra ones;

@@ -1,0 +1,184 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"math/big"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/n3d-io/n3d/pkg/crypto/keys"
+	"github.com/n3d-io/n3d/pkg/encoding/address"
+	"github.com/n3d-io/n3d/pkg/rpc/client"
+	"github.com/n3d-io/n3d/pkg/smartcontract/scripts"
+	"github.com/n3d-io/n3d/pkg/util"
+	"github.com/n3d-io/n3d/pkg/wallet/txbuild"
+	"github.com/stretchr/testify/require"
+)
+
+// walletNode is a single-validator privnet node producing blocks and the
+// repository's validator wallet (password "one") next to a config file.
+type walletNode struct {
+	r      *runningNode
+	c      *client.Client
+	wallet string // path of a copy of the wallet
+	cfg    string // --wallet-config of that copy
+	key    *keys.PrivateKey
+	single string // the validator key's signature account
+	multi  string // the 1-of-1 multisig holding the genesis NEO and GAS
+}
+
+func startWalletNode(t *testing.T) *walletNode {
+	t.Helper()
+	cfg := singleConfig(t, true, 100*time.Millisecond)
+	key := validatorKey(t, cfg)
+	raw, err := os.ReadFile(cfg.ApplicationConfiguration.Consensus.UnlockWallet.Path)
+	require.NoError(t, err)
+	path := filepath.Join(t.TempDir(), "wallet.json")
+	require.NoError(t, os.WriteFile(path, raw, 0o600))
+	verif, err := scripts.MultiSigContract(1, keys.PublicKeys{key.PublicKey()})
+	require.NoError(t, err)
+	r := startNode(t, cfg)
+	c, err := client.New(r.url, client.Options{})
+	require.NoError(t, err)
+	return &walletNode{r: r, c: c, wallet: path, cfg: walletConfig(t, path, "one"), key: key,
+		single: key.PublicKey().Address(), multi: scripts.Address(verif)}
+}
+
+// run runs a wallet command against the node and returns its stdout.
+func (n *walletNode) run(t *testing.T, stdin string, args ...string) string {
+	t.Helper()
+	return mustRun(t, stdin, append(args, "-r", n.r.url)...)
+}
+
+// balance returns the amount of token held by addr, in its smallest unit.
+func (n *walletNode) balance(t *testing.T, addr string, token util.Uint160) *big.Int {
+	t.Helper()
+	h, err := address.StringToUint160(addr)
+	require.NoError(t, err)
+	bs, err := n.c.GetNEP17Balances(context.Background(), h)
+	require.NoError(t, err)
+	for _, b := range bs.Balances {
+		if b.Asset == token {
+			v, ok := new(big.Int).SetString(b.Amount, 10)
+			require.True(t, ok)
+			return v
+		}
+	}
+	return new(big.Int)
+}
+
+// requireHalted checks the output of an awaited command: hash, on chain,
+// HALT.
+func requireHalted(t *testing.T, out string) util.Uint256 {
+	t.Helper()
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	require.Len(t, lines, 3, out)
+	h, err := util.Uint256DecodeStringBE(lines[0])
+	require.NoError(t, err, out)
+	require.Equal(t, "OnChain:\ttrue", lines[1])
+	require.Equal(t, "VMState:\tHALT", lines[2])
+	return h
+}
+
+// TestWalletRPCTransfersClaimAndVote runs the node verbs against a
+// single-validator privnet: NEO and GAS transfers from the multisig that
+// got the genesis tokens, balances, a claim, candidate registration, a
+// vote and the account state, and a context saved with --out, signed and
+// sent with `wallet sign`.
+func TestWalletRPCTransfersClaimAndVote(t *testing.T) {
+	n := startWalletNode(t)
+	require.Eventually(t, func() bool { return n.r.svc.chain.BlockHeight() >= 1 }, 20*time.Second, 10*time.Millisecond)
+
+	neoBefore := n.balance(t, n.multi, txbuild.NeoHash)
+	require.Positive(t, neoBefore.Sign())
+	out := n.run(t, "", "nep17", "transfer", "--wallet-config", n.cfg, "--from", n.multi, "--to", n.single,
+		"--token", "NEO", "--amount", "1000", "--force", "--await")
+	requireHalted(t, out)
+	require.Equal(t, big.NewInt(1000), n.balance(t, n.single, txbuild.NeoHash))
+	require.Equal(t, new(big.Int).Sub(neoBefore, big.NewInt(1000)), n.balance(t, n.multi, txbuild.NeoHash))
+
+	// GAS by hash, the password on stdin, the confirmation answered.
+	gasBefore := n.balance(t, n.single, txbuild.GasHash)
+	out = n.run(t, "one\ny\n", "nep17", "transfer", "-w", n.wallet, "--from", n.multi, "--to", n.single,
+		"--token", txbuild.GasHash.String(), "--amount", "2000.5", "--await")
+	require.Contains(t, out, "Network fee: ")
+	require.Contains(t, out, "Total fee: ")
+	requireHalted(t, out[strings.Index(out, "Total fee: "):][strings.Index(out[strings.Index(out, "Total fee: "):], "\n")+1:])
+	gasAfter := n.balance(t, n.single, txbuild.GasHash)
+	require.GreaterOrEqual(t, new(big.Int).Sub(gasAfter, gasBefore).Int64(), int64(2000_5000_0000))
+
+	bal := n.run(t, "", "nep17", "balance", "-a", n.single, "--token", "NEO")
+	require.Equal(t, "Account "+n.single+"\nNEO: NeoToken ("+txbuild.NeoHash.StringBE()+")\n\tAmount : 1000\n", bal[:strings.Index(bal, "\tUpdated")])
+	bal = n.run(t, "", "nep17", "balance", "--wallet-config", n.cfg)
+	require.Equal(t, 3, strings.Count(bal, "Account "), bal)
+	require.Contains(t, bal, "GAS: GasToken ("+txbuild.GasHash.StringBE()+")")
+
+	// Claim: the multisig's unclaimed GAS (0.5 GAS a block) is paid out.
+	multi, err := address.StringToUint160(n.multi)
+	require.NoError(t, err)
+	require.Eventually(t, func() bool {
+		g, err := n.c.GetUnclaimedGas(context.Background(), multi)
+		return err == nil && g.Unclaimed.Cmp(big.NewInt(1_0000_0000)) > 0
+	}, 20*time.Second, 20*time.Millisecond)
+	before := n.balance(t, n.multi, txbuild.GasHash)
+	requireHalted(t, n.run(t, "", "claim", "--wallet-config", n.cfg, "-a", n.multi, "--force", "--await"))
+	require.Positive(t, n.balance(t, n.multi, txbuild.GasHash).Cmp(before), "claim did not increase GAS")
+
+	// Candidate registration (GAS transfer to NEO) and a vote for it.
+	pub := n.key.PublicKey().String()
+	requireHalted(t, n.run(t, "", "candidate", "register", "--wallet-config", n.cfg, "-a", n.single, "--force", "--await"))
+	cands, err := n.c.GetCandidates(context.Background())
+	require.NoError(t, err)
+	require.Len(t, cands, 1)
+	require.Equal(t, pub, cands[0].PublicKey)
+	requireHalted(t, n.run(t, "", "candidate", "vote", "--wallet-config", n.cfg, "-a", n.multi, "-c", pub, "--force", "--await"))
+	state := n.run(t, "", "candidate", "getstate", "-a", n.multi)
+	require.Contains(t, state, "\tVoted: "+pub+" ("+n.single+")\n")
+	require.Contains(t, state, "\tAmount : "+new(big.Int).Sub(neoBefore, big.NewInt(1000)).String()+"\n")
+	cands, err = n.c.GetCandidates(context.Background())
+	require.NoError(t, err)
+	require.Equal(t, new(big.Int).Sub(neoBefore, big.NewInt(1000)).String(), cands[0].Votes)
+	requireHalted(t, n.run(t, "", "candidate", "unregister", "--wallet-config", n.cfg, "-a", n.single, "--force", "--await"))
+	cands, err = n.c.GetCandidates(context.Background())
+	require.NoError(t, err)
+	require.Empty(t, cands)
+
+	// --out saves a signed context instead of sending; `sign` re-signs
+	// it and sends it.
+	ctxFile := filepath.Join(t.TempDir(), "tx.json")
+	out = n.run(t, "", "nep17", "transfer", "--wallet-config", n.cfg, "--from", n.single, "--to", n.multi,
+		"--token", "GAS", "--amount", "1", "--out", ctxFile)
+	h, err := util.Uint256DecodeStringBE(strings.TrimSpace(out))
+	require.NoError(t, err)
+	pc, err := txbuild.ReadContext(ctxFile)
+	require.NoError(t, err)
+	require.Equal(t, h, pc.Tx.Hash())
+	var raw map[string]any
+	data, err := os.ReadFile(ctxFile)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(data, &raw))
+	require.Equal(t, txbuild.TransactionType, raw["type"])
+	out = n.run(t, "", "sign", "--wallet-config", n.cfg, "-a", n.single, "--in", ctxFile, "--await")
+	require.Equal(t, h, requireHalted(t, out))
+}
+
+// TestWalletRPCErrors: failures of the node verbs say why and exit 1.
+func TestWalletRPCErrors(t *testing.T) {
+	n := startWalletNode(t)
+	require.Eventually(t, func() bool { return n.r.svc.chain.BlockHeight() >= 1 }, 20*time.Second, 10*time.Millisecond)
+	mustFail(t, n.wallet, "", "script failed", "nep17", "transfer", "--wallet-config", n.cfg, "--from", n.single,
+		"--to", n.multi, "--token", "NEO", "--amount", "5", "--force", "-r", n.r.url)
+	mustFail(t, n.wallet, "", "invalid amount", "nep17", "transfer", "--wallet-config", n.cfg, "--from", n.multi,
+		"--to", n.single, "--token", "NEO", "--amount", "1.5", "--force", "-r", n.r.url)
+	mustFail(t, n.wallet, "", "rpc-endpoint", "claim", "--wallet-config", n.cfg, "-a", n.multi)
+	mustFail(t, n.wallet, "one\nn\n", "cancelled", "nep17", "transfer", "-w", n.wallet, "--from", n.multi,
+		"--to", n.single, "--token", "GAS", "--amount", "1", "-r", n.r.url)
+	mustFail(t, n.wallet, "", "wallet contains no account", "claim", "--wallet-config", n.cfg,
+		"-a", address.Uint160ToString(util.Uint160{1}), "-r", n.r.url)
+	mustFail(t, n.wallet, "", "connection refused", "claim", "--wallet-config", n.cfg, "-a", n.multi,
+		"-r", "http://"+freeAddr(t))
+}
