@@ -104,6 +104,10 @@ func TestMethodErrors(t *testing.T) {
 		{bad, "sendrawtransaction", []any{"!!"}},
 		{bad, "submitblock", []any{b64([]byte{0, 1, 2})}},
 		{bad, "traverseiterator", []any{"x", "y", 1}},
+		{bad, "getnep11balances", []any{"x"}},
+		{bad, "getnep11transfers", []any{noHash, 0, 1, 1001}},
+		{bad, "getnep11properties", []any{noHash, "zz"}},
+		{result.ExecutionFailedCode, "getnep11properties", []any{noHash, "00"}},
 		{result.UnknownSessionCode, "terminatesession", []any{"de9e6b83-430b-4cac-b41d-f32be41f169f"}},
 	}
 	for _, c := range cases {

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"fmt"
 	"math/big"
 	"slices"
@@ -24,8 +25,13 @@ import (
 // maxTransfersLimit bounds the page size of get*transfers (neo-go's).
 const maxTransfersLimit = 1000
 
+// maxTokenIDLen bounds the NEP-11 token IDs indexed (the storage key
+// limit, as neo-go).
+const maxTokenIDLen = 64
+
 // transfer is one side of a token transfer as an account sees it: the
-// amount is negative when the account sent it.
+// amount is negative when the account sent it; id is the NEP-11 token
+// (nil for NEP-17).
 type transfer struct {
 	asset        util.Uint160
 	amount       *big.Int
@@ -33,18 +39,23 @@ type transfer struct {
 	block        uint32
 	timestamp    uint64
 	tx           util.Uint256
+	id           []byte
 }
 
 // account is what the tracker knows of one address.
 type account struct {
+	// lastUpdated is the last block with a transfer of an asset, NEP-17
+	// and NEP-11 alike.
 	lastUpdated map[util.Uint160]uint32
 	nep17       []transfer // oldest first
+	nep11       []transfer // oldest first
 }
 
-// tokenTracker indexes the NEP-17 Transfer notifications of successful
-// executions, as neo-go's transfer tracking does. It is kept in memory and
-// brought up to the chain's height on demand (on the first token request
-// it reads every application log of the chain).
+// tokenTracker indexes the NEP-17 (3 arguments) and NEP-11 (4 arguments:
+// the token ID last) Transfer notifications of successful executions, as
+// neo-go's transfer tracking does. It is kept in memory and brought up to
+// the chain's height on demand (on the first token request it reads every
+// application log of the chain).
 type tokenTracker struct {
 	mu       sync.Mutex
 	next     uint32 // next block to index
@@ -96,8 +107,8 @@ func (t *tokenTracker) index(aer *state.AppExecResult, index uint32, ts uint64) 
 	}
 	for i := range aer.Events {
 		ev := &aer.Events[i]
-		if ev.Name != "Transfer" || ev.Item == nil || ev.Item.Len() != 3 {
-			continue // NEP-11 transfers (4 items) are not indexed
+		if ev.Name != "Transfer" || ev.Item == nil || (ev.Item.Len() != 3 && ev.Item.Len() != 4) {
+			continue
 		}
 		from, ok1 := transferParty(ev.Item.At(0))
 		to, ok2 := transferParty(ev.Item.At(1))
@@ -106,6 +117,16 @@ func (t *tokenTracker) index(aer *state.AppExecResult, index uint32, ts uint64) 
 			continue
 		}
 		tr := transfer{asset: ev.ScriptHash, block: index, timestamp: ts, tx: aer.Container}
+		if ev.Item.Len() == 4 {
+			id, err := ev.Item.At(3).Bytes()
+			if err != nil || len(id) > maxTokenIDLen {
+				continue
+			}
+			tr.id = bytes.Clone(id)
+			if tr.id == nil {
+				tr.id = []byte{}
+			}
+		}
 		if from != (util.Uint160{}) {
 			out := tr
 			out.amount, out.counterparty = new(big.Int).Neg(amount), to
@@ -126,6 +147,10 @@ func (t *tokenTracker) add(h util.Uint160, tr transfer) {
 		t.accounts[h] = a
 	}
 	a.lastUpdated[tr.asset] = tr.block
+	if tr.id != nil {
+		a.nep11 = append(a.nep11, tr)
+		return
+	}
 	a.nep17 = append(a.nep17, tr)
 }
 
@@ -155,7 +180,7 @@ func (s *Server) accountSnapshot(h util.Uint160) (account, *result.Error) {
 	if a == nil {
 		return account{lastUpdated: map[util.Uint160]uint32{}}, nil
 	}
-	return account{lastUpdated: maps(a.lastUpdated), nep17: slices.Clone(a.nep17)}, nil
+	return account{lastUpdated: maps(a.lastUpdated), nep17: slices.Clone(a.nep17), nep11: slices.Clone(a.nep11)}, nil
 }
 
 func maps(m map[util.Uint160]uint32) map[util.Uint160]uint32 {
@@ -167,11 +192,15 @@ func maps(m map[util.Uint160]uint32) map[util.Uint160]uint32 {
 }
 
 // nep17Contracts lists the deployed contracts declaring NEP-17, by id.
-func nep17Contracts(d *dao.DAO) ([]*state.Contract, error) {
+func nep17Contracts(d *dao.DAO) ([]*state.Contract, error) { return standardContracts(d, "NEP-17") }
+
+// standardContracts lists the deployed contracts declaring standard std,
+// by id.
+func standardContracts(d *dao.DAO, std string) ([]*state.Contract, error) {
 	var out []*state.Contract
 	err := d.SeekStorage(-1, prefixRange(dao.PrefixContract), func(k, v []byte) bool {
 		c, err := state.ContractFromBytes(v)
-		if err == nil && slices.Contains(c.Manifest.SupportedStandards, "NEP-17") {
+		if err == nil && slices.Contains(c.Manifest.SupportedStandards, std) {
 			out = append(out, c)
 		}
 		return true
@@ -228,49 +257,76 @@ func (s *Server) nep17Balance(d *dao.DAO, token, h util.Uint160) (*big.Int, stri
 }
 
 func (s *Server) getNEP17Transfers(ps params.Params) (any, *result.Error) {
-	h, err := ps.Value(0).GetUint160FromAddressOrHex()
-	if err != nil {
-		return nil, result.ErrInvalidParams
-	}
-	start, end, limit, page, err := transferWindow(ps, 1)
-	if err != nil {
-		return nil, result.NewInvalidParamsError(fmt.Sprintf("malformed timestamps/limit: %s", err))
-	}
-	acc, rerr := s.accountSnapshot(h)
+	h, acc, w, rerr := s.transfersParams(ps)
 	if rerr != nil {
 		return nil, rerr
 	}
 	out := result.NEP17Transfers{Address: address.Uint160ToString(h),
 		Sent: []result.NEP17Transfer{}, Received: []result.NEP17Transfer{}}
+	w.each(acc.nep17, func(tr *transfer, r result.NEP17Transfer, sent bool) {
+		if sent {
+			out.Sent = append(out.Sent, r)
+		} else {
+			out.Received = append(out.Received, r)
+		}
+	})
+	return out, nil
+}
+
+// transfersParams reads the account and the window of get*transfers and
+// returns what the tracker knows of the account.
+func (s *Server) transfersParams(ps params.Params) (util.Uint160, account, transferWindowParams, *result.Error) {
+	h, err := ps.Value(0).GetUint160FromAddressOrHex()
+	if err != nil {
+		return util.Uint160{}, account{}, transferWindowParams{}, result.ErrInvalidParams
+	}
+	var w transferWindowParams
+	w.start, w.end, w.limit, w.page, err = transferWindow(ps, 1)
+	if err != nil {
+		return util.Uint160{}, account{}, transferWindowParams{},
+			result.NewInvalidParamsError(fmt.Sprintf("malformed timestamps/limit: %s", err))
+	}
+	acc, rerr := s.accountSnapshot(h)
+	return h, acc, w, rerr
+}
+
+// transferWindowParams is a time frame (ms, inclusive) and a page of it.
+type transferWindowParams struct {
+	start, end  uint64
+	limit, page int
+}
+
+// each calls fn for the transfers of list (oldest first) in the window's
+// page, newest first, with the answer's form of each.
+func (w transferWindowParams) each(list []transfer, fn func(tr *transfer, r result.NEP17Transfer, sent bool)) {
 	var inFrame, taken int
-	for i := len(acc.nep17) - 1; i >= 0; i-- { // newest first
-		tr := &acc.nep17[i]
-		if tr.timestamp > end {
+	for i := len(list) - 1; i >= 0; i-- {
+		tr := &list[i]
+		if tr.timestamp > w.end {
 			continue
 		}
-		if tr.timestamp < start {
+		if tr.timestamp < w.start {
 			break
 		}
 		inFrame++
-		if page*limit >= inFrame {
+		if w.page*w.limit >= inFrame {
 			continue
 		}
 		r := result.NEP17Transfer{Timestamp: tr.timestamp, Asset: tr.asset, Index: tr.block, TxHash: tr.tx}
 		if tr.counterparty != (util.Uint160{}) {
 			r.Address = address.Uint160ToString(tr.counterparty)
 		}
-		if tr.amount.Sign() > 0 {
-			r.Amount = tr.amount.String()
-			out.Received = append(out.Received, r)
-		} else {
+		sent := tr.amount.Sign() <= 0
+		if sent {
 			r.Amount = new(big.Int).Neg(tr.amount).String()
-			out.Sent = append(out.Sent, r)
+		} else {
+			r.Amount = tr.amount.String()
 		}
-		if taken++; taken >= limit {
+		fn(tr, r, sent)
+		if taken++; taken >= w.limit {
 			break
 		}
 	}
-	return out, nil
 }
 
 // transferWindow reads the optional start and end (ms timestamps, default
