@@ -67,13 +67,18 @@ func dbCommand(e *env) *cli.Command {
 			},
 			{
 				Name:      "dump-bin",
-				Usage:     "Dump blocks to a directory, one binary file per block (not available yet)",
+				Usage:     "Dump blocks to a directory, one binary file per block (block-<index>.bin)",
 				UsageText: "n3d db dump-bin -o dir [-s start] [-c count] [--config-path dir] [-p|-m|-t] [--config-file file]",
 				Flags: flags(
 					&cli.Uint32Flag{Name: "start", Aliases: []string{"s"}, Usage: "Block number to start from"},
 					&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "Output directory", Required: true},
 				),
-				Action: notAvailableDB("db dump-bin", e),
+				Action: func(ctx context.Context, cmd *cli.Command) error {
+					o := DumpBinOptions{Dir: cmd.String("out"), Start: cmd.Uint32("start"), Count: cmd.Uint32("count")}
+					return withConfig(ctx, cmd, e, func(_ context.Context, cfg config.Config, log *zap.Logger) error {
+						return dumpBinDB(cfg, log, o)
+					})
+				},
 			},
 			{
 				Name:      "reset",

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -111,4 +112,19 @@ func TestRestoreDumpCommands(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, want, got)
 	require.Error(t, dumpDB(context.Background(), cfg, log, DumpOptions{Out: out, Start: 40, Count: 20}))
+
+	// dump-bin: one file per block holding the reference's block bytes.
+	raw := conformance.RawBlocks(t, "chain50x2") // index i is block i
+	bin := filepath.Join(tmp, "bin")
+	require.NoError(t, dumpBinDB(cfg, log, DumpBinOptions{Dir: bin, Start: 45}))
+	entries, err := os.ReadDir(bin)
+	require.NoError(t, err)
+	require.Len(t, entries, 6, "blocks 45..50")
+	for i := 45; i <= 50; i++ {
+		got, err := os.ReadFile(filepath.Join(bin, fmt.Sprintf("block-%d.bin", i)))
+		require.NoError(t, err)
+		require.Equal(t, raw[i], got, "block %d", i)
+	}
+	require.ErrorIs(t, dumpBinDB(cfg, log, DumpBinOptions{Dir: bin, Start: 48, Count: 5}), chain.ErrNotFound)
+	require.Error(t, dumpBinDB(cfg, log, DumpBinOptions{}))
 }

@@ -229,7 +229,6 @@ func TestNodeMissingConsensusWallet(t *testing.T) {
 func TestDBCommandsNotAvailable(t *testing.T) {
 	dir := repoConfigDir(t)
 	for _, args := range [][]string{
-		{"db", "dump-bin", "--config-path", dir, "--unittest", "-o", "blocks"},
 		{"db", "reset", "--config-path", dir, "--unittest", "--height", "5"},
 	} {
 		code, _, stderr := runCLI(t, args...)
@@ -243,6 +242,11 @@ func TestDBCommandsNotAvailable(t *testing.T) {
 	require.Equal(t, 1, code)
 	require.Contains(t, stderr, "above height 0")
 	require.NoFileExists(t, out, "a failed dump leaves no file")
+	bin := filepath.Join(t.TempDir(), "bin")
+	code, _, stderr = runCLI(t, "db", "dump-bin", "--config-path", dir, "--unittest", "-o", bin, "-s", "1")
+	require.Equal(t, 1, code)
+	require.Contains(t, stderr, "chain height 0")
+	require.NoFileExists(t, filepath.Join(bin, "block-1.bin"))
 	require.NoFileExists(t, out+".tmp")
 	code, _, stderr = runCLI(t, "db", "restore", "--config-path", dir, "--unittest", "-i", "missing.acc")
 	require.Equal(t, 1, code)
