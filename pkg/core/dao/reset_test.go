@@ -42,7 +42,7 @@ func TestDeleteBlockConflictStubs(t *testing.T) {
 	signer := transaction.Signer{Account: util.Uint160{5}}
 	conflicts := func(h util.Uint256, nonce uint32) *transaction.Transaction {
 		return &transaction.Transaction{Nonce: nonce, Script: []byte{0x40}, ValidUntilBlock: 10,
-			Signers: []transaction.Signer{signer},
+			Signers:    []transaction.Signer{signer},
 			Attributes: []transaction.Attribute{{Type: transaction.AttrConflicts, Value: &transaction.Conflicts{Hash: h}}},
 			Witnesses:  []transaction.Witness{{}}}
 	}
