@@ -104,6 +104,7 @@ func TestMethodErrors(t *testing.T) {
 		{bad, "sendrawtransaction", []any{"!!"}},
 		{bad, "submitblock", []any{b64([]byte{0, 1, 2})}},
 		{bad, "traverseiterator", []any{"x", "y", 1}},
+		{bad, "getblocknotifications", []any{1, "x"}},
 		{bad, "getnep11balances", []any{"x"}},
 		{bad, "getnep11transfers", []any{noHash, 0, 1, 1001}},
 		{bad, "getnep11properties", []any{noHash, "zz"}},

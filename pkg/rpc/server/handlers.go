@@ -26,6 +26,7 @@ func init() {
 		"getbestblockhash":       (*Server).getBestBlockHash,
 		"getblock":               (*Server).getBlock,
 		"getblockcount":          (*Server).getBlockCount,
+		"getblocknotifications":  (*Server).getBlockNotifications,
 		"getblockhash":           (*Server).getBlockHash,
 		"getblockheader":         (*Server).getBlockHeader,
 		"getblockheadercount":    (*Server).getBlockHeaderCount,
