@@ -307,9 +307,26 @@ func TestWalletCreate(t *testing.T) {
 	mustFail(t, path, "x\n", "no input", "create", "-w", path)
 }
 
-func TestWalletOnlineVerbsNotAvailable(t *testing.T) {
+// TestWalletRPCVerbsNeedEndpoint: the verbs that talk to a node say so
+// when -r is missing, before reading any wallet.
+func TestWalletRPCVerbsNeedEndpoint(t *testing.T) {
 	t.Parallel()
-	for _, verb := range []string{"claim", "sign", "nep17", "nep11", "candidate", "import-deployed"} {
-		mustFail(t, "", "", "wallet "+verb+": not available yet", verb, "-w", "x.json")
+	for _, verb := range [][]string{
+		{"claim", "-a", "NfgHwwTi3wHAS8aFAN243C5vGbkYDpqLHP"},
+		{"import-deployed", "--contract", "NfgHwwTi3wHAS8aFAN243C5vGbkYDpqLHP"},
+		{"nep17", "balance"}, {"nep17", "import", "--token", "GAS"},
+		{"nep17", "transfer", "--to", "NfgHwwTi3wHAS8aFAN243C5vGbkYDpqLHP"}, {"nep17", "multitransfer"},
+		{"nep11", "balance"}, {"nep11", "transfer", "--to", "NfgHwwTi3wHAS8aFAN243C5vGbkYDpqLHP"},
+		{"candidate", "register", "-a", "x"}, {"candidate", "unregister", "-a", "x"},
+		{"candidate", "vote", "-a", "x"},
+	} {
+		mustFail(t, "", "", `"rpc-endpoint" not set`, append(verb, "-w", "x.json")...)
 	}
+	for _, verb := range [][]string{
+		{"nep11", "ownerOf", "--token", "GAS"}, {"nep11", "properties", "--token", "GAS"},
+		{"candidate", "getstate", "-a", "x"},
+	} {
+		mustFail(t, "", "", `"rpc-endpoint" not set`, verb...)
+	}
+	mustFail(t, "", "", `"in" not set`, "sign", "-w", "x.json", "-a", "x")
 }

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -71,12 +72,10 @@ func New(endpoint string, opts Options) (*Client, error) {
 	if endpoint == "" {
 		return nil, fmt.Errorf("%w: empty", ErrEndpoint)
 	}
-	u, err := url.Parse(endpoint)
-	if err != nil || u.Host == "" {
-		if u2, err2 := url.Parse("http://" + endpoint); err2 == nil && u2.Host != "" {
-			u, err = u2, nil
-		}
+	if !strings.Contains(endpoint, "://") {
+		endpoint = "http://" + endpoint
 	}
+	u, err := url.Parse(endpoint)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %q: %w", ErrEndpoint, endpoint, err)
 	}
