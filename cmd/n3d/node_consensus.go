@@ -124,6 +124,11 @@ func (n *node) newConsensus(svc *services, ks []*keys.PrivateKey) (*consensus.Se
 				srv.RelayExtensible(e)
 			}
 		},
+		RequestTx: func(hashes ...util.Uint256) { // answers reach OnTransaction (node_network.go)
+			if srv := svc.p2p.Load(); srv != nil {
+				srv.RequestTxs(hashes...)
+			}
+		},
 	})
 	if err != nil {
 		return nil, fmt.Errorf("consensus: %w", err)
@@ -145,7 +150,8 @@ func (n *node) startConsensus(ctx context.Context, svc *services) (stop func() e
 
 // notifyConsensus forwards chain blocks and pool additions to the
 // service until ctx ends, subscribing again when a subscription is
-// dropped.
+// dropped. A pooled transaction is also offered as a proposed one (it may
+// have come from RPC or finished verification after the proposal).
 func notifyConsensus(ctx context.Context, svc *services) {
 	blocks := svc.chain.Subscribe(chain.EventBlock, 0)
 	pooled := svc.pool.Subscribe(1024)
@@ -168,6 +174,9 @@ func notifyConsensus(ctx context.Context, svc *services) {
 			}
 			if !ok || ev.Kind == mempool.TransactionAdded {
 				svc.cons.NotifyPoolTransaction()
+			}
+			if ok && ev.Kind == mempool.TransactionAdded && ev.Tx != nil {
+				svc.cons.OnTransaction(ev.Tx)
 			}
 		}
 	}

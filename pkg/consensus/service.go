@@ -178,7 +178,7 @@ func (s *Service) onMessage(p *Payload) {
 		return
 	}
 	if rm, ok := p.Msg.Body.(*RecoveryMessage); ok {
-		s.log.Debug("recovery message", zap.Int("from", idx), zap.Int("changeViews", len(rm.ChangeViews)),
+		s.log.Info("recovery message", zap.Int("from", idx), zap.Int("changeViews", len(rm.ChangeViews)),
 			zap.Bool("request", rm.PrepareRequest != nil), zap.Int("preparations", len(rm.Preparations)),
 			zap.Int("commits", len(rm.Commits)))
 	}
