@@ -139,6 +139,10 @@ func (s *Service) Run(ctx context.Context) error {
 		case <-s.dbft.Timer.C():
 			s.dbft.OnTimeout(s.dbft.Timer.Height(), s.dbft.Timer.View())
 		case p := <-s.messages:
+			// A block of p's round may have reached the chain since the
+			// last event: dBFT must see p as stale, not verify a proposal
+			// for a height the chain has (a needless ChangeView).
+			s.catchUp()
 			s.onMessage(p)
 		case tx := <-s.txs:
 			s.dbft.OnTransaction(tx)
@@ -151,9 +155,16 @@ func (s *Service) Run(ctx context.Context) error {
 	}
 }
 
-// afterEvent catches up with the chain (a block of ours or one from the
-// network) and publishes whether the round needs transactions.
+// afterEvent catches up with the chain and publishes whether the round
+// needs transactions.
 func (s *Service) afterEvent() {
+	s.catchUp()
+	s.needTxs.Store(len(s.dbft.MissingTransactions) > 0)
+}
+
+// catchUp resets dBFT to the height after the chain's (a block of ours or
+// one from the network).
+func (s *Service) catchUp() {
 	for s.cfg.Ledger.BlockHeight() >= s.dbft.BlockIndex {
 		hdr, err := s.cfg.Ledger.GetHeader(s.cfg.Ledger.CurrentBlockHash())
 		if err != nil {
@@ -164,7 +175,6 @@ func (s *Service) afterEvent() {
 		s.rejected = nil
 		s.dbft.Reset(hdr.Timestamp * nsPerMs)
 	}
-	s.needTxs.Store(len(s.dbft.MissingTransactions) > 0)
 }
 
 // onMessage hands a verified payload to dBFT if its sender is the
