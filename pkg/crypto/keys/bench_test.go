@@ -55,6 +55,75 @@ func BenchmarkVerifyR1Baseline(b *testing.B) {
 	}
 }
 
+// r1Signed is a pool of secp256r1 keys with one signature each.
+type r1Signed struct {
+	comp, uncomp [][]byte
+	sig          [][]byte
+	digest       []byte
+}
+
+func newR1Signed(b *testing.B, n int) r1Signed {
+	d := sha256.Sum256([]byte("tx"))
+	out := r1Signed{digest: d[:]}
+	for range n {
+		priv, err := keys.NewPrivateKey()
+		if err != nil {
+			b.Fatal(err)
+		}
+		out.comp = append(out.comp, priv.PublicKey().Bytes())
+		out.uncomp = append(out.uncomp, priv.PublicKey().UncompressedBytes())
+		out.sig = append(out.sig, priv.SignHash(d))
+	}
+	return out
+}
+
+// BenchmarkVerifyR1Cold verifies with keys that never verified before
+// (every iteration uses its own decoded key object), so no per-key table
+// helps: the cost of a sender seen once.
+func BenchmarkVerifyR1Cold(b *testing.B) {
+	pool := newR1Signed(b, 64)
+	ks := make([]*keys.PublicKey, b.N)
+	for i := range ks {
+		k, err := keys.NewPublicKeyFromBytes(pool.uncomp[i%64])
+		if err != nil {
+			b.Fatal(err)
+		}
+		ks[i] = k
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i, k := range ks {
+		if !k.Verify(pool.sig[i%64], pool.digest) {
+			b.Fatal("verify failed")
+		}
+	}
+}
+
+// BenchmarkVerifyR1Distinct1000 verifies one signature each of 1000
+// distinct keys per op, decoding the keys through the cache as witness
+// checks do. Twenty warm-up rounds run first, so the steady state is
+// measured: the first keys to turn hot got per-key tables (as many as the
+// package allows), the others are verified cold.
+func BenchmarkVerifyR1Distinct1000(b *testing.B) {
+	const n = 1000
+	pool := newR1Signed(b, n)
+	round := func() {
+		for i := range n {
+			k, err := keys.NewPublicKeyFromBytes(pool.comp[i])
+			if err != nil || !k.Verify(pool.sig[i], pool.digest) {
+				b.Fatal("verify failed")
+			}
+		}
+	}
+	for range 20 {
+		round()
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		round()
+	}
+}
+
 func BenchmarkVerifyK1(b *testing.B) {
 	fx := newBenchFixture(b, keys.Secp256k1)
 	k, err := keys.NewPublicKeyFromBytesOnCurve(fx.comp, keys.Secp256k1)

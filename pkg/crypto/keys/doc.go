@@ -6,9 +6,12 @@
 //
 //	33/65 bytes ──NewPublicKeyFromBytes──▶ *PublicKey (shared, immutable,
 //	    │           compressed keys go through a decompression cache)
-//	    └─ Verify(sig r‖s, digest) ── r1: crypto/ecdsa; once a key has
-//	                                   verified 16 times, a per-key comb
-//	                                   table (p256comb.go) halves the cost
+//	    └─ Verify(sig r‖s, digest) ── r1: nistec's assembly for u1·G+u2·Q
+//	                                   (p256comb.go); once a key has verified
+//	                                   16 times, comb tables of G and of the
+//	                                   key with our own field arithmetic
+//	                                   (p256field.go, p256point.go) make it
+//	                                   faster still (docs/benchmarks-crypto.md)
 //	                                   k1: decred secp256k1
 //	SigCache.Verify ── remembers successes, so a signature checked in the
 //	                   mempool is free when its block is imported

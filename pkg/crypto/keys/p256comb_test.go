@@ -10,39 +10,49 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// slowVerify is the crypto/ecdsa path the comb table must agree with.
+// slowVerify is crypto/ecdsa's verdict, which ours must match.
 func slowVerify(p *PublicKey, sig, digest []byte) bool {
-	var buf [maxDERLen]byte
-	return ecdsa.VerifyASN1(p.r1, digest, asn1Signature(&buf, sig))
+	r := new(big.Int).SetBytes(sig[:coordLen])
+	s := new(big.Int).SetBytes(sig[coordLen:])
+	return ecdsa.Verify(p.r1, digest, r, s)
 }
+
+// word returns v as 32 big-endian bytes.
+func word(v *big.Int) []byte { return v.FillBytes(make([]byte, 32)) }
+
+func join(a, b []byte) []byte { return append(append([]byte{}, a...), b...) }
 
 // combCases returns signatures and digests around every acceptance rule.
 func combCases(t testing.TB, priv *PrivateKey) (sigs, digests [][]byte) {
 	d := sha256.Sum256([]byte("comb"))
 	sig := priv.SignHash(d)
 	n := p256Order
-	word := func(v *big.Int) []byte { return v.FillBytes(make([]byte, 32)) }
 	s := new(big.Int).SetBytes(sig[32:])
 	r := new(big.Int).SetBytes(sig[:32])
-	join := func(a, b []byte) []byte { return append(append([]byte{}, a...), b...) }
+	one := big.NewInt(1)
 	sigs = [][]byte{
 		sig,
 		join(sig[:32], word(new(big.Int).Sub(n, s))), // high S
-		join(word(r), word(new(big.Int).Add(s, big.NewInt(1)))),
-		join(word(new(big.Int).Sub(r, big.NewInt(1))), sig[32:]),
+		join(word(r), word(new(big.Int).Add(s, one))),
+		join(word(new(big.Int).Sub(r, one)), sig[32:]),
 		join(word(big.NewInt(0)), sig[32:]),
 		join(sig[:32], word(big.NewInt(0))),
 		join(word(n), sig[32:]),
 		join(sig[:32], word(n)),
-		join(word(new(big.Int).Sub(n, big.NewInt(1))), word(new(big.Int).Sub(n, big.NewInt(1)))),
-		join(word(big.NewInt(1)), word(big.NewInt(1))),
+		join(word(new(big.Int).Sub(n, one)), word(new(big.Int).Sub(n, one))),
+		join(word(one), word(one)),
+		join(make([]byte, 32), make([]byte, 32)),
+		join(word(p256Prime.toBig()), sig[32:]),
+	}
+	if rn := new(big.Int).Add(r, n); rn.BitLen() <= 256 {
+		sigs = append(sigs, join(word(rn), sig[32:])) // r + N, for small r
 	}
 	ones := make([]byte, 32)
 	for i := range ones {
 		ones[i] = 0xff
 	}
 	long := append(d[:], ones...)
-	digests = [][]byte{d[:], ones, make([]byte, 32), d[:20], long, {}, word(n)}
+	digests = [][]byte{d[:], ones, make([]byte, 32), d[:20], long, {}, word(n), word(new(big.Int).Add(n, one))}
 	for i := range 8 {
 		var buf [32]byte
 		_, err := rand.Read(buf[:])
@@ -54,7 +64,7 @@ func combCases(t testing.TB, priv *PrivateKey) (sigs, digests [][]byte) {
 		}
 	}
 	// Signatures over the edge digests (truncated to 32 bytes when longer).
-	for _, dg := range digests[:7] {
+	for _, dg := range digests[:8] {
 		if len(dg) >= 32 {
 			sigs = append(sigs, priv.SignHash([32]byte(dg[:32])))
 		}
@@ -62,22 +72,29 @@ func combCases(t testing.TB, priv *PrivateKey) (sigs, digests [][]byte) {
 	return sigs, digests
 }
 
-// TestCombMatchesECDSA checks the comb verifier against crypto/ecdsa on
+// requireAllPaths checks the cold (nistec) and hot (comb) verifiers and the
+// public Verify against crypto/ecdsa and returns the verdict.
+func requireAllPaths(t testing.TB, pub *PublicKey, tab *p256Comb, sig, dg []byte) bool {
+	want := slowVerify(pub, sig, dg)
+	require.Equal(t, want, p256VerifyNistec(pub.hot.nq, sig, dg), "cold: sig %x digest %x", sig, dg)
+	require.Equal(t, want, p256Verify(tab, sig, dg), "comb: sig %x digest %x", sig, dg)
+	require.Equal(t, want, pub.Verify(sig, dg), "Verify: sig %x digest %x", sig, dg)
+	return want
+}
+
+// TestVerifyMatchesECDSA checks both verifiers against crypto/ecdsa on
 // every combination of key, signature and digest above.
-func TestCombMatchesECDSA(t *testing.T) {
+func TestVerifyMatchesECDSA(t *testing.T) {
 	for range 3 {
 		priv, err := NewPrivateKey()
 		require.NoError(t, err)
 		pub := priv.PublicKey()
-		tab, err := newP256Table(pub.UncompressedBytes())
-		require.NoError(t, err)
+		tab := newP256Comb(pointOf(pub), combBitsQ)
 		sigs, digests := combCases(t, priv)
 		valid := 0
 		for _, sig := range sigs {
 			for _, dg := range digests {
-				want := slowVerify(pub, sig, dg)
-				require.Equal(t, want, tab.verify(sig, dg), "sig %x digest %x", sig, dg)
-				if want {
+				if requireAllPaths(t, pub, tab, sig, dg) {
 					valid++
 				}
 			}
@@ -86,31 +103,24 @@ func TestCombMatchesECDSA(t *testing.T) {
 	}
 }
 
-// TestCombScalarMult checks k·Q from the table against nistec's own scalar
-// multiplication for edge scalars.
-func TestCombScalarMult(t *testing.T) {
-	priv, err := NewPrivateKey()
-	require.NoError(t, err)
-	un := priv.PublicKey().UncompressedBytes()
-	tab, err := newP256Table(un)
-	require.NoError(t, err)
-	nm1 := new(big.Int).Sub(p256Order, big.NewInt(1))
-	scalars := []*big.Int{big.NewInt(1), big.NewInt(2), big.NewInt(31), big.NewInt(32), nm1,
-		new(big.Int).Lsh(big.NewInt(1), 255), new(big.Int).Rsh(nm1, 1)}
-	for range 5 {
-		var b [32]byte
-		_, err := rand.Read(b[:])
+// TestVerifyRandomKeys compares with crypto/ecdsa on many keys, with valid
+// signatures and single-bit corruptions of the signature and the digest.
+func TestVerifyRandomKeys(t *testing.T) {
+	for i := range 40 {
+		priv, err := NewPrivateKey()
 		require.NoError(t, err)
-		scalars = append(scalars, new(big.Int).Mod(new(big.Int).SetBytes(b[:]), p256Order))
-	}
-	for _, k := range scalars {
-		var kb [32]byte
-		k.FillBytes(kb[:])
-		q, err := newPoint(un)
+		pub := priv.PublicKey()
+		tab := newP256Comb(pointOf(pub), combBitsQ)
+		var d [32]byte
+		_, err = rand.Read(d[:])
 		require.NoError(t, err)
-		want, err := q.ScalarMult(q, kb[:])
-		require.NoError(t, err)
-		require.Equal(t, want.Bytes(), tab.mul(&kb).Bytes(), "k=%x", kb)
+		sig := priv.SignHash(d)
+		require.True(t, requireAllPaths(t, pub, tab, sig, d[:]))
+		bad := join(sig, nil)
+		bad[i%64] ^= 1 << (i % 8)
+		require.False(t, requireAllPaths(t, pub, tab, bad, d[:]))
+		d[i%32] ^= 0x80
+		require.False(t, requireAllPaths(t, pub, tab, sig, d[:]))
 	}
 }
 
@@ -119,7 +129,7 @@ func TestHotKeyPath(t *testing.T) {
 	require.NoError(t, err)
 	d := sha256.Sum256([]byte("hot"))
 	sig := priv.SignHash(d)
-	bad := append([]byte{}, sig...)
+	bad := join(sig, nil)
 	bad[40] ^= 1
 	k, err := NewPublicKeyFromBytes(priv.PublicKey().Bytes())
 	require.NoError(t, err)
@@ -135,54 +145,72 @@ func TestHotKeyPath(t *testing.T) {
 	require.True(t, k2.Verify(sig, d[:]))
 }
 
-// BenchmarkVerifyR1ECDSAPath is a verification of a key that is not hot
-// (cache hit, crypto/ecdsa).
-func BenchmarkVerifyR1ECDSAPath(b *testing.B) {
-	priv, err := NewPrivateKey()
-	require.NoError(b, err)
-	d := sha256.Sum256([]byte("cold"))
-	sig := priv.SignHash(d)
-	enc := priv.PublicKey().Bytes()
-	b.ReportAllocs()
-	for b.Loop() {
-		k, err := NewPublicKeyFromBytes(enc)
-		if err != nil || !slowVerify(k, sig, d[:]) {
-			b.Fatal("verify failed")
-		}
-	}
-}
-
 // BenchmarkCombTableBuild is the one-time cost of making a key hot.
 func BenchmarkCombTableBuild(b *testing.B) {
 	priv, err := NewPrivateKey()
 	require.NoError(b, err)
-	un := priv.PublicKey().UncompressedBytes()
+	q := pointOf(priv.PublicKey())
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := newP256Table(un); err != nil {
-			b.Fatal(err)
-		}
+		newP256Comb(q, combBitsQ)
 	}
 }
 
-// FuzzCombVerify compares the comb verifier with crypto/ecdsa on arbitrary
-// signatures and digests for a fixed key.
-func FuzzCombVerify(f *testing.F) {
+// FuzzP256Verify compares both verifiers with crypto/ecdsa on arbitrary
+// signatures and digests, for a fixed key and for a key from the input.
+func FuzzP256Verify(f *testing.F) {
 	priv, err := NewPrivateKey()
 	require.NoError(f, err)
 	pub := priv.PublicKey()
-	tab, err := newP256Table(pub.UncompressedBytes())
-	require.NoError(f, err)
+	tab := newP256Comb(pointOf(pub), combBitsQ)
 	sigs, digests := combCases(f, priv)
 	for i, s := range sigs {
-		f.Add(s, digests[i%len(digests)])
+		f.Add(pub.Bytes(), s, digests[i%len(digests)])
 	}
-	f.Fuzz(func(t *testing.T, sig, digest []byte) {
+	g := p256Base(f)
+	f.Add(g.Bytes(), join(word(big.NewInt(1)), word(big.NewInt(1))), make([]byte, 32))
+	f.Fuzz(func(t *testing.T, key, sig, digest []byte) {
 		if len(sig) != SignatureLen {
 			return
 		}
-		if want, got := slowVerify(pub, sig, digest), tab.verify(sig, digest); want != got {
-			t.Fatalf("sig %x digest %x: ecdsa %v, comb %v", sig, digest, want, got)
+		if want, got := slowVerify(pub, sig, digest), p256Verify(tab, sig, digest); want != got {
+			t.Fatalf("comb: sig %x digest %x: ecdsa %v, ours %v", sig, digest, want, got)
+		}
+		k, err := NewPublicKeyFromBytes(key)
+		if err != nil {
+			k = pub
+		}
+		if want, got := slowVerify(k, sig, digest), p256VerifyNistec(k.hot.nq, sig, digest); want != got {
+			t.Fatalf("key %x sig %x digest %x: ecdsa %v, ours %v", key, sig, digest, want, got)
 		}
 	})
+}
+
+// BenchmarkP256VerifyPaths compares the verifiers on one key: our comb,
+// the nistec-based cold path, and crypto/ecdsa.
+func BenchmarkP256VerifyPaths(b *testing.B) {
+	priv, err := NewPrivateKey()
+	require.NoError(b, err)
+	pub := priv.PublicKey()
+	d := sha256.Sum256([]byte("paths"))
+	sig := priv.SignHash(d)
+	tab := newP256Comb(pointOf(pub), combBitsQ)
+	paths := []struct {
+		name string
+		f    func() bool
+	}{
+		{"comb", func() bool { return p256Verify(tab, sig, d[:]) }},
+		{"nistec", func() bool { return p256VerifyNistec(pub.hot.nq, sig, d[:]) }},
+		{"ecdsa", func() bool { return slowVerify(pub, sig, d[:]) }},
+	}
+	for _, p := range paths {
+		b.Run(p.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if !p.f() {
+					b.Fatal("verify failed")
+				}
+			}
+		})
+	}
 }

@@ -28,7 +28,7 @@ type PublicKey struct {
 	comp  [CompressedLen]byte // compressed encoding
 	y     [coordLen]byte      // big-endian Y (X is comp[1:])
 	r1    *ecdsa.PublicKey    // verification key for secp256r1
-	hot   *hotKey             // fast-path state of r1 keys, shared by copies
+	hot   *hotKey             // verification state of r1 keys, shared by copies
 	k1    *secp256k1.PublicKey
 }
 
@@ -103,10 +103,11 @@ func decodePoint(b []byte, c Curve) (*PublicKey, error) {
 
 // newR1 wraps a validated P-256 key.
 func newR1(k *ecdsa.PublicKey) *PublicKey {
-	p := &PublicKey{curve: Secp256r1, set: true, r1: k, hot: new(hotKey)}
+	p := &PublicKey{curve: Secp256r1, set: true, r1: k}
 	k.X.FillBytes(p.comp[1:])
 	k.Y.FillBytes(p.y[:])
 	p.comp[0] = 0x02 | p.y[coordLen-1]&1
+	p.hot = newHotKey((*[coordLen]byte)(p.comp[1:]), &p.y)
 	return p
 }
 
