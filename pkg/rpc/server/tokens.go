@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"math/big"
 	"slices"
 	"sync"
@@ -180,15 +181,7 @@ func (s *Server) accountSnapshot(h util.Uint160) (account, *result.Error) {
 	if a == nil {
 		return account{lastUpdated: map[util.Uint160]uint32{}}, nil
 	}
-	return account{lastUpdated: maps(a.lastUpdated), nep17: slices.Clone(a.nep17), nep11: slices.Clone(a.nep11)}, nil
-}
-
-func maps(m map[util.Uint160]uint32) map[util.Uint160]uint32 {
-	out := make(map[util.Uint160]uint32, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
+	return account{lastUpdated: maps.Clone(a.lastUpdated), nep17: slices.Clone(a.nep17), nep11: slices.Clone(a.nep11)}, nil
 }
 
 // nep17Contracts lists the deployed contracts declaring NEP-17, by id.

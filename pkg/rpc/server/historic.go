@@ -1,0 +1,144 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/n3d-io/n3d/pkg/core/dao"
+	"github.com/n3d-io/n3d/pkg/protocol"
+	"github.com/n3d-io/n3d/pkg/rpc/params"
+	"github.com/n3d-io/n3d/pkg/rpc/result"
+)
+
+// Historic invocations (neo-go's invokefunctionhistoric,
+// invokescripthistoric and invokecontractverifyhistoric): the first
+// parameter names a past state — a block index, a block hash, or a state
+// root hash — and the rest are those of the plain method. The run is the
+// one of the block after that state: its contract storage is read from
+// the state trie at the block's root (historic_store.go), and the Ledger
+// sees that block as the current one. It needs the old trie nodes, so a
+// node with KeepOnlyLatestState refuses with -606, and with
+// RemoveUntraceableBlocks the states older than MaxTraceableBlocks are
+// refused as neo-go does.
+
+// maxRootScan bounds the search of a state root hash among the latest
+// state roots (this node keeps no root → height index).
+const maxRootScan = 10_000
+
+// errKeepOnlyLatest is neo-go's reason for refusing old states.
+var errKeepOnlyLatest = errors.New("'KeepOnlyLatestState' setting is enabled")
+
+func (s *Server) invokeFunctionHistoric(ps params.Params) (any, *result.Error) {
+	st, rest, rerr := s.historicParams(ps)
+	if rerr != nil {
+		return nil, rerr
+	}
+	return s.invokeFunctionAt(st, rest)
+}
+
+func (s *Server) invokeScriptHistoric(ps params.Params) (any, *result.Error) {
+	st, rest, rerr := s.historicParams(ps)
+	if rerr != nil {
+		return nil, rerr
+	}
+	return s.invokeScriptAt(st, rest)
+}
+
+func (s *Server) invokeContractVerifyHistoric(ps params.Params) (any, *result.Error) {
+	st, rest, rerr := s.historicParams(ps)
+	if rerr != nil {
+		return nil, rerr
+	}
+	return s.invokeContractVerifyAt(st, rest)
+}
+
+// historicParams resolves the state parameter and opens that state; the
+// other parameters are returned.
+func (s *Server) historicParams(ps params.Params) (execState, params.Params, *result.Error) {
+	if s.cfg.Ledger.KeepOnlyLatestState {
+		return execState{}, nil, result.ErrUnsupportedState.WithData(
+			fmt.Sprintf("only latest state is supported: %s", errKeepOnlyLatest))
+	}
+	if len(ps) < 2 {
+		return execState{}, nil, result.ErrInvalidParams
+	}
+	height, rerr := s.historicHeight(&ps[0])
+	if rerr != nil {
+		return execState{}, nil, rerr
+	}
+	d, err := s.historicDAO(height)
+	if err != nil {
+		return execState{}, nil, result.NewInternalError(fmt.Sprintf("failed to create historic VM: %s", err))
+	}
+	return execState{d: d, height: height}, ps[1:], nil
+}
+
+// historicHeight reads a block index, a block hash or a state root hash.
+func (s *Server) historicHeight(p *params.Param) (uint32, *result.Error) {
+	top := s.chain.BlockHeight()
+	if n, err := p.GetInt(); err == nil && n >= 0 && n <= int64(top) {
+		return uint32(n), nil
+	}
+	h, err := p.GetUint256()
+	if err != nil {
+		return 0, result.NewInvalidParamsError(fmt.Sprintf("invalid block hash or index or stateroot hash: %s", err))
+	}
+	if b, err := s.chain.GetHeader(h); err == nil {
+		return b.Index, nil
+	}
+	for i := range min(top+1, maxRootScan) {
+		sr, err := s.chain.StateRoot(top - i)
+		if err != nil {
+			break
+		}
+		if sr.Root == h {
+			return top - i, nil
+		}
+	}
+	return 0, result.NewInvalidParamsError(fmt.Sprintf("unknown block or stateroot: %s", h.StringLE()))
+}
+
+// historicDAO opens the state after block height read-only.
+func (s *Server) historicDAO(height uint32) (*dao.DAO, error) {
+	top := s.chain.BlockHeight()
+	if s.cfg.Ledger.RemoveUntraceableBlocks {
+		mtb, err := s.maxTraceableBlocks()
+		if err != nil {
+			return nil, err
+		}
+		if uint64(height)+1+uint64(mtb) < uint64(top) {
+			return nil, fmt.Errorf("state for height %d is outdated and removed from the storage", height+1)
+		}
+	}
+	sr, err := s.chain.StateRoot(height)
+	if err != nil {
+		return nil, fmt.Errorf("failed to retrieve stateroot for height %d: %w", height+1, err)
+	}
+	t, err := s.trieAt(sr.Root)
+	if err != nil {
+		return nil, err
+	}
+	hash, ok := s.chain.GetHeaderHash(height)
+	if !ok {
+		return nil, fmt.Errorf("no block %d", height)
+	}
+	hdr, err := s.chain.GetHeader(hash)
+	if err != nil {
+		return nil, err
+	}
+	st, err := newHistoricStore(t, s.chain.DAO().Store(), hdr)
+	if err != nil {
+		return nil, err
+	}
+	return dao.New(st), nil
+}
+
+// maxTraceableBlocks is the current MaxTraceableBlocks (Policy's value
+// from Echidna on).
+func (s *Server) maxTraceableBlocks() (uint32, error) {
+	p := s.chain.Config()
+	if !p.Enabled(protocol.HFEchidna, s.chain.BlockHeight()) {
+		return p.MaxTraceableBlocks, nil
+	}
+	return s.natives.MaxTraceableBlocks(s.view())
+}
