@@ -132,8 +132,8 @@ func newWSHub(s *Server) *wsHub {
 // connection ends. Over the client limit it answers with the reference's
 // JSON-RPC error instead.
 func (h *wsHub) serve(w http.ResponseWriter, r *http.Request) {
-	if h.clientCount() >= h.opts.maxClients {
-		h.srv.write(w, errorResponse(result.NewInternalError("websocket users limit reached")))
+	if reason := h.refusal(); reason != "" {
+		h.srv.write(w, errorResponse(result.NewInternalError(reason)))
 		return
 	}
 	conn, err := h.upgrader.Upgrade(w, r, nil)
@@ -156,22 +156,32 @@ func (h *wsHub) serve(w http.ResponseWriter, r *http.Request) {
 	h.readLoop(c)
 }
 
-func (h *wsHub) clientCount() int {
+// refusal says why a new client cannot be taken ("" when it can).
+func (h *wsHub) refusal() string {
 	h.mu.RLock()
 	defer h.mu.RUnlock()
-	return len(h.mu.clients)
+	return h.refusalLocked()
 }
 
-// add registers c and counts its reader and writer in wg (starting the
-// dispatcher with the first client); it returns why c is refused.
-func (h *wsHub) add(c *wsClient) string {
-	h.mu.Lock()
-	defer h.mu.Unlock()
+// refusalLocked is refusal (REQUIRES: mu).
+func (h *wsHub) refusalLocked() string {
 	switch {
 	case h.mu.closed:
 		return "server is shutting down"
 	case len(h.mu.clients) >= h.opts.maxClients:
 		return "websocket users limit reached"
+	}
+	return ""
+}
+
+// add registers c and counts its reader and writer in wg (starting the
+// dispatcher with the first client); it returns why c is refused (when
+// clients raced past refusal).
+func (h *wsHub) add(c *wsClient) string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if reason := h.refusalLocked(); reason != "" {
+		return reason
 	}
 	h.mu.clients[c] = struct{}{}
 	h.wg.Add(2)

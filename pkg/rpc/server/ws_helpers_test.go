@@ -201,3 +201,10 @@ func (c *wsClientConn) nextN(n int) []wsMessage {
 	}
 	return out
 }
+
+// clientCount is the number of connected clients.
+func (h *wsHub) clientCount() int {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	return len(h.mu.clients)
+}
