@@ -8,6 +8,8 @@ import (
 	"github.com/n3d-io/n3d/pkg/protocol"
 	"github.com/n3d-io/n3d/pkg/rpc/params"
 	"github.com/n3d-io/n3d/pkg/rpc/result"
+	"github.com/n3d-io/n3d/pkg/smartcontract/manifest"
+	"github.com/n3d-io/n3d/pkg/util"
 )
 
 // Historic invocations (neo-go's invokefunctionhistoric,
@@ -110,6 +112,9 @@ func (s *Server) historicDAO(height uint32) (*dao.DAO, error) {
 			return nil, fmt.Errorf("state for height %d is outdated and removed from the storage", height+1)
 		}
 	}
+	if err := s.warmPolicyFilters(); err != nil {
+		return nil, err
+	}
 	sr, err := s.chain.StateRoot(height)
 	if err != nil {
 		return nil, fmt.Errorf("failed to retrieve stateroot for height %d: %w", height+1, err)
@@ -131,6 +136,22 @@ func (s *Server) historicDAO(height uint32) (*dao.DAO, error) {
 		return nil, err
 	}
 	return dao.New(st), nil
+}
+
+// warmPolicyFilters makes Policy load its key filters (blocked accounts,
+// whitelisted methods) from the current state if nothing did yet: they
+// load from the first DAO they are asked about and are shared with the
+// chain, so that must never be a past state, which lacks the keys written
+// since.
+func (s *Server) warmPolicyFilters() error {
+	d := s.view()
+	if _, err := s.natives.IsBlocked(d, util.Uint160{}); err != nil {
+		return fmt.Errorf("policy: %w", err)
+	}
+	if _, _, err := s.natives.WhitelistedFee(d, util.Uint160{}, &manifest.Method{}); err != nil {
+		return fmt.Errorf("policy: %w", err)
+	}
+	return nil
 }
 
 // maxTraceableBlocks is the current MaxTraceableBlocks (Policy's value
