@@ -363,7 +363,11 @@ func (n *NEO) PostPersist(ic *interop.Context) error {
 	if err != nil {
 		return err
 	}
-	gpb := records.At(h)
+	// Ledger's PostPersist has made this block current, so the rewards use
+	// the value for the next block, as getGasPerBlock would return now: a
+	// setGasPerBlock in this very block already counts (neo's
+	// GetGasPerBlock at Ledger.CurrentIndex+1; neo-go's BlockHeight()+1).
+	gpb := records.At(h + 1)
 	if gpb == nil {
 		return fmt.Errorf("%w: no GAS per block record for %d", ErrInvalidState, h)
 	}

