@@ -26,8 +26,9 @@
 # "neogo,neogo,neogo,n3d n3d,n3d,n3d,neogo"), SCENARIOS (default "steady txs
 # down-n3d down-neogo stall"), TARGET_HEIGHT (30), DOWN_SECONDS (how long a
 # validator stays down, 8), TX_BURST (GAS transfers sent at once, 20),
-# TX_RELAY_DELAY (every node's BroadcastTxsBatchDelay, 800ms: a primary then
-# often proposes transactions its backups must fetch with getdata), MAX_TIME_PER_BLOCK (0: fixed block time),
+# TX_RELAY_DELAY (every node's BroadcastTxsBatchDelay, 3s: longer than a
+# block, so a primary proposes the transactions sent to its RPC before it
+# announces them and its backups fetch them with getdata), MAX_TIME_PER_BLOCK (0: fixed block time),
 # BASE_PORT (P2P ports BASE_PORT..+3, RPC BASE_PORT+100..+103; 40333),
 # NEOGO_DIR (/tmp/neogo), NEOGO_VERSION (0.120.0), KEEP=1 keeps the work
 # directory (configs, logs, chains), N3D_BIN (an n3d binary to use instead
@@ -44,7 +45,7 @@ SCENARIOS=${SCENARIOS:-steady txs down-n3d down-neogo stall}
 TARGET_HEIGHT=${TARGET_HEIGHT:-30}
 DOWN_SECONDS=${DOWN_SECONDS:-8}
 TX_BURST=${TX_BURST:-20}
-TX_RELAY_DELAY=${TX_RELAY_DELAY:-800ms}
+TX_RELAY_DELAY=${TX_RELAY_DELAY:-3s}
 MAX_TIME_PER_BLOCK=${MAX_TIME_PER_BLOCK:-0}
 BASE_PORT=${BASE_PORT:-40333}
 KEEP=${KEEP:-0}
@@ -170,7 +171,9 @@ stop_node() {
 
 running() {
 	local i
-	for i in 1 2 3 4; do [ -n "${PID[$i]:-}" ] && echo "$i"; done
+	for i in 1 2 3 4; do
+		if [ -n "${PID[$i]:-}" ]; then echo "$i"; fi
+	done
 }
 
 # wait_height target timeout: until every running node is at target.
@@ -324,7 +327,12 @@ count() { grep -c "$1" "$work/node$2/out.log" || true; }
 
 first_of() {
 	local i
-	for i in 1 2 3 4; do [ "${KIND[$i]}" = "$1" ] && echo "$i" && return; done
+	for i in 1 2 3 4; do
+		if [ "${KIND[$i]}" = "$1" ]; then
+			echo "$i"
+			return
+		fi
+	done
 }
 
 # down kind: stop a validator of that kind, let the others change views
@@ -396,6 +404,9 @@ run_topology() {
 			n=$(tx_count 1 "$((start + 1))" "$(height 1)")
 			log "txs: $n transactions in blocks $((start + 1))..$(height 1)"
 			[ "$n" -ge $((TX_BURST + 2)) ] || fail "only $n of $((TX_BURST + 2)) transactions in blocks"
+			for i in $(running); do
+				log "node$i (${KIND[$i]}): $(count 'missing tx' "$i") proposals with transactions it had to fetch"
+			done
 			check_chains
 			;;
 		down-n3d) down n3d ;;

@@ -9,6 +9,7 @@ import (
 
 	"github.com/n3d-io/n3d/pkg/config"
 	"github.com/n3d-io/n3d/pkg/consensus"
+	"github.com/n3d-io/n3d/pkg/core/block"
 	"github.com/n3d-io/n3d/pkg/core/chain"
 	"github.com/n3d-io/n3d/pkg/core/mempool"
 	"github.com/n3d-io/n3d/pkg/core/transaction"
@@ -104,6 +105,20 @@ func proposable(c *chain.Chain, pool *mempool.Pool) []*transaction.Transaction {
 	return out
 }
 
+// addAgreedBlock adds a block the validators agreed on (relayed by the
+// P2P stage's block subscription). The same block often arrives from a
+// faster validator first: that is no failure (another block at that
+// height is).
+func addAgreedBlock(c *chain.Chain, b *block.Block) error {
+	err := c.AddBlock(b)
+	if errors.Is(err, chain.ErrAlreadyExists) {
+		if h, ok := c.GetHeaderHash(b.Index); ok && h == b.Hash() {
+			return nil
+		}
+	}
+	return err
+}
+
 // newConsensus builds the dBFT service over the node's chain, pool and
 // P2P server (which it reaches once it runs).
 func (n *node) newConsensus(svc *services, ks []*keys.PrivateKey) (*consensus.Service, error) {
@@ -118,7 +133,7 @@ func (n *node) newConsensus(svc *services, ks []*keys.PrivateKey) (*consensus.Se
 		GetVerifiedTransactions: func() []*transaction.Transaction { return proposable(c, svc.pool) },
 		GetPooledTransaction:    svc.pool.TryGet,
 		VerifyTx:                c.VerifyTxConcurrent,
-		ProcessBlock:            c.AddBlock, // relayed by the P2P stage's block subscription
+		ProcessBlock:            func(b *block.Block) error { return addAgreedBlock(c, b) },
 		Broadcast: func(e *payload.Extensible) {
 			if srv := svc.p2p.Load(); srv != nil {
 				srv.RelayExtensible(e)
