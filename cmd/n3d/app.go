@@ -24,8 +24,6 @@ type env struct {
 	adjust func(*config.Config)
 }
 
-// errNotAvailable marks commands whose machinery has not landed yet.
-var errNotAvailable = errors.New("not available yet")
 
 // run executes the command line and returns the process exit code.
 func run(ctx context.Context, args []string, e *env) int {

@@ -82,11 +82,16 @@ func dbCommand(e *env) *cli.Command {
 			},
 			{
 				Name:      "reset",
-				Usage:     "Reset the database to the state at a height (not available yet)",
+				Usage:     "Reset the database to the state right after a block",
 				UsageText: "n3d db reset --height height [--config-path dir] [-p|-m|-t] [--config-file file]",
 				Flags: append(append(configFlags(), logFlags()...),
 					&cli.Uint32Flag{Name: "height", Usage: "Height of the state to reset to", Required: true}),
-				Action: notAvailableDB("db reset", e),
+				Action: func(ctx context.Context, cmd *cli.Command) error {
+					h := cmd.Uint32("height")
+					return withConfig(ctx, cmd, e, func(_ context.Context, cfg config.Config, log *zap.Logger) error {
+						return resetDB(cfg, log, h)
+					})
+				},
 			},
 			{
 				Name:      "restore",
@@ -107,16 +112,6 @@ func dbCommand(e *env) *cli.Command {
 				},
 			},
 		},
-	}
-}
-
-// notAvailableDB is the action of the neo-go db verbs n3d does not provide
-// yet: flags and configuration are still checked, then it fails.
-func notAvailableDB(name string, e *env) cli.ActionFunc {
-	return func(ctx context.Context, cmd *cli.Command) error {
-		return withConfig(ctx, cmd, e, func(context.Context, config.Config, *zap.Logger) error {
-			return fmt.Errorf("%s: %w", name, errNotAvailable)
-		})
 	}
 }
 
@@ -159,6 +154,23 @@ func dumpDB(_ context.Context, cfg config.Config, log *zap.Logger, o DumpOptions
 	if err := chain.Dump(c, out, o.Start, o.Count, plain); err != nil {
 		return fmt.Errorf("db dump: %w", err)
 	}
+	return nil
+}
+
+// resetDB rolls the configured chain back to the state right after block
+// height (see chain.Reset); an interrupted reset is completed by the next
+// open of the database, by any command.
+func resetDB(cfg config.Config, log *zap.Logger, height uint32) (err error) {
+	c, err := openChain(cfg, log, nil)
+	if err != nil {
+		return fmt.Errorf("db reset: %w", err)
+	}
+	defer func() { err = errors.Join(err, c.Close()) }()
+	if err := c.Reset(height); err != nil {
+		return fmt.Errorf("db reset: %w", err)
+	}
+	log.Info("chain reset", zap.Uint32("height", c.BlockHeight()), zap.Stringer("hash", c.CurrentBlockHash()),
+		zap.Stringer("stateroot", c.CurrentStateRoot()))
 	return nil
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -127,4 +128,19 @@ func TestRestoreDumpCommands(t *testing.T) {
 	}
 	require.ErrorIs(t, dumpBinDB(cfg, log, DumpBinOptions{Dir: bin, Start: 48, Count: 5}), chain.ErrNotFound)
 	require.Error(t, dumpBinDB(cfg, log, DumpBinOptions{}))
+
+	// reset: back to block 30, the database dumps the first 31 blocks of the
+	// input; restoring the input again brings the same chain back.
+	require.NoError(t, resetDB(cfg, log, 30))
+	require.NoError(t, dumpDB(context.Background(), cfg, log, DumpOptions{Out: out, Count: 31}))
+	got, err = os.ReadFile(out)
+	require.NoError(t, err)
+	require.Equal(t, want[4:4+len(got)-8], got[8:], "the records of blocks 0..30")
+	require.EqualValues(t, 31, binary.LittleEndian.Uint32(got[4:]))
+	require.ErrorIs(t, resetDB(cfg, log, 31), chain.ErrReset)
+	require.NoError(t, restoreDB(context.Background(), cfg, log, RestoreOptions{In: in}))
+	require.NoError(t, dumpDB(context.Background(), cfg, log, DumpOptions{Out: out, NonIncremental: true}))
+	got, err = os.ReadFile(out)
+	require.NoError(t, err)
+	require.Equal(t, want, got)
 }

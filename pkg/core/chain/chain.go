@@ -200,6 +200,15 @@ func (c *Chain) init() error {
 	case err != nil:
 		return fmt.Errorf("chain: current block: %w", err)
 	}
+	resumed, err := c.resumeReset()
+	if err != nil {
+		return err
+	}
+	if resumed {
+		if _, height, err = c.dao.GetCurrentBlock(); err != nil {
+			return fmt.Errorf("chain: current block: %w", err)
+		}
+	}
 	return c.load(g, height)
 }
 
@@ -227,10 +236,12 @@ func (c *Chain) load(g *block.Block, height uint32) error {
 	if err := c.fillBloom(); err != nil {
 		return err
 	}
+	c.mu.Lock()
 	c.mu.headers = hashes
 	c.mu.tip = &tip.Header
 	c.mu.stateRoot = sr.Root
 	c.height.Store(height)
+	c.mu.Unlock()
 	c.log.Info("chain loaded", zap.Uint32("height", height), zap.Stringer("hash", hashes[height]),
 		zap.Stringer("stateroot", sr.Root))
 	return nil
