@@ -24,7 +24,6 @@ type env struct {
 	adjust func(*config.Config)
 }
 
-
 // run executes the command line and returns the process exit code.
 func run(ctx context.Context, args []string, e *env) int {
 	app := newApp(e)
