@@ -52,10 +52,11 @@ func checkMultiSig(cache *keys.SigCache, digest []byte, pubs keys.PublicKeys, si
 // to the returned channel (by the read-ahead, without blocking) have the
 // signatures of their standard header and transaction witnesses checked on
 // a worker goroutine through the chain's signature cache, so that adding
-// them finds the successes already there. Blocks the chain has reached by
-// the time the worker gets to them are skipped; failures record nothing
-// (the block's own verification checks again and reports them). stop ends
-// the worker and waits for it.
+// them finds every outcome already there (the failed key/signature pairings
+// of multisig witnesses included; an invalid witness is still reported by
+// the block's own verification). Blocks the chain has reached by the time
+// the worker gets to them are skipped. stop ends the worker and waits for
+// it.
 func (c *Chain) startPreverify() (in chan<- *block.Block, stop func()) {
 	ch := make(chan *block.Block, readAheadRecords)
 	done := make(chan struct{})
@@ -99,7 +100,7 @@ func (c *Chain) preverify(b *block.Block, done <-chan struct{}) {
 }
 
 // preverifyWitness checks the signatures of a standard witness into the
-// cache; the outcome is not needed (successes are remembered).
+// cache; the outcome is not needed (the cache remembers it).
 func (c *Chain) preverifyWitness(digest util.Uint256, w *transaction.Witness) {
 	key, _, pubs, sigs, ok := standardWitness(w)
 	if !ok {
