@@ -19,14 +19,18 @@ import (
 // tables and variable-time sums, with our own field arithmetic
 // (p256field.go) and formulas that branch on special cases (p256point.go):
 //
-//   - u1·G: a signed comb table of G, T[w][d-1] = d·2^(8w)·G for windows
-//     w = 0..32 and digits d = 1..128, affine, built once per process
-//     (270 KB). u1·G = Σ_w ±T[w][|digit_w|]: at most 33 mixed additions and
-//     no doubling.
-//   - u2·Q: the same comb of Q with 7-bit windows (37 windows of 64 points,
-//     151 KB), at most 37 mixed additions. A table takes about as long to
-//     build as 30 verifications, so it is built once a key has verified
-//     hotThreshold times, and at most maxHotTables live at once.
+//   - u1·G: a signed comb table of G, T[w][d-1] = d·2^(10w)·G for windows
+//     w = 0..25 and digits d = 1..512, affine, built once per process
+//     (852 KB, about 7 ms). u1·G = Σ_w ±T[w][|digit_w|]: at most 26 mixed
+//     additions and no doubling.
+//   - u2·Q: the same comb of Q with 8-bit windows (33 windows of 128
+//     points, 270 KB), at most 33 mixed additions. A table takes about as
+//     long to build as 30 cold verifications, so it is built once a key
+//     has verified hotThreshold times, and at most maxHotTables live at
+//     once (17 MB).
+//
+// Wider windows trade memory for additions: against 8-bit windows for G
+// and 7-bit ones for Q, these sizes verify 15% faster.
 //
 // x(R) mod N = r is then checked without an inversion: with R = (X:Y:Z) in
 // Jacobian coordinates x(R) = X/Z², so X is compared with r·Z² and, when
@@ -37,10 +41,10 @@ import (
 // does them faster than Go can. It still saves crypto/ecdsa's per-call
 // work (DER encoding and parsing, decoding the key, big.Int conversions).
 const (
-	combBitsG    = 8
-	combBitsQ    = 7
+	combBitsG    = 10
+	combBitsQ    = 8
 	hotThreshold = 16
-	maxHotTables = 128
+	maxHotTables = 64
 )
 
 // p256Comb is a signed comb table: point(w, d) = d·2^(bits·w)·P.
