@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -303,3 +304,39 @@ func FuzzParseUUID(f *testing.F) {
 		require.Equal(t, got, strings.ToLower(got))
 	})
 }
+
+// TestSessionConcurrentTraverse: clients reading one iterator at once get
+// every value exactly once.
+func TestSessionConcurrentTraverse(t *testing.T) {
+	n := node(t, "testblocks").variant(t, func(r *config.RPC) { r.SessionEnabled = true })
+	want := refContractHashes(t, n)
+	r, it := n.iteratorCall(t, managementHash, "getContractHashes")
+	var (
+		mu  sync.Mutex
+		got = map[string]int{}
+		wg  sync.WaitGroup
+	)
+	for range 4 {
+		wg.Go(func() {
+			for _, v := range n.traverseAll(t, r.Session, it.ID, 1) {
+				mu.Lock()
+				got[string(v)]++
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	require.Len(t, got, len(want))
+	for _, w := range want {
+		var v json.RawMessage
+		for k := range got {
+			if string(decodeCompact(t, []byte(k))) == string(decodeCompact(t, w)) {
+				v = json.RawMessage(k)
+			}
+		}
+		require.NotNil(t, v, string(w))
+		require.Equal(t, 1, got[string(v)])
+	}
+}
+
+func decodeCompact(t *testing.T, b []byte) []byte { return mustJSON(t, decode(t, b)) }
