@@ -3,11 +3,15 @@ package server
 import (
 	"encoding/base64"
 	"encoding/json"
+	"math/big"
 	"strconv"
+	"strings"
 	"testing"
 
+	"github.com/n3d-io/n3d/pkg/core/state"
 	"github.com/n3d-io/n3d/pkg/encoding/address"
 	"github.com/n3d-io/n3d/pkg/util"
+	"github.com/n3d-io/n3d/pkg/vm/stackitem"
 	"github.com/stretchr/testify/require"
 )
 
@@ -152,4 +156,97 @@ func TestWSFilters(t *testing.T) {
 			requireEvents(t, want, got)
 		})
 	}
+}
+
+// filterJSON writes a parsed filter back in its JSON form.
+func filterJSON(f filter) ([]byte, error) {
+	if nf, ok := f.(*notificationFilter); ok {
+		return json.Marshal(nf.NotificationFilter)
+	}
+	return json.Marshal(f)
+}
+
+// filterStreams are the streams with a filter.
+var filterStreams = []eventID{eventBlock, eventHeader, eventTransaction, eventNotification, eventExecution, eventMempool}
+
+func TestParseFilterRoundTrip(t *testing.T) {
+	h160, h256 := "0x"+strings.Repeat("12", 20), "0x"+strings.Repeat("ab", 32)
+	cases := map[eventID][]string{
+		eventBlock:       {`{"primary":3,"since":1,"till":9}`, `{}`},
+		eventHeader:      {`{"since":0}`},
+		eventTransaction: {`{"sender":"` + h160 + `","signer":"` + h160 + `"}`},
+		eventNotification: {`{"contract":"` + h160 + `","name":"Transfer","parameters":[{"type":"Any"},` +
+			`{"type":"Boolean","value":true},{"type":"Integer","value":"-5"},{"type":"ByteArray","value":"AQI="},` +
+			`{"type":"String","value":"x"},{"type":"Hash160","value":"` + h160 + `"},{"type":"Hash256","value":"` + h256 + `"},` +
+			`{"type":"PublicKey","value":"02ab"},{"type":"Signature","value":"AAA="},{"type":"Integer"}]}`},
+		eventExecution: {`{"state":"FAULT","container":"` + h256 + `"}`},
+		eventMempool:   {`{"sender":"` + h160 + `","signer":"` + h160 + `","type":"removed"}`},
+	}
+	for id, inputs := range cases {
+		for _, in := range inputs {
+			f, err := parseFilter(id, []byte(in))
+			require.NoError(t, err, in)
+			out, err := filterJSON(f)
+			require.NoError(t, err)
+			require.JSONEq(t, in, string(out))
+		}
+	}
+}
+
+func FuzzParseFilter(f *testing.F) {
+	for _, s := range []string{`{"primary":1,"since":2,"till":3}`, `{"sender":"0x` + strings.Repeat("00", 20) + `"}`,
+		`{"name":"Transfer","parameters":[{"type":"Any"},{"type":"Integer","value":"1"}]}`,
+		`{"state":"HALT"}`, `{"type":"added"}`, `null`, `{"x":1}`} {
+		for _, id := range filterStreams {
+			f.Add(byte(id), []byte(s))
+		}
+	}
+	f.Fuzz(func(t *testing.T, id byte, data []byte) {
+		flt, err := parseFilter(eventID(id), data)
+		if err != nil {
+			return
+		}
+		out, err := filterJSON(flt)
+		require.NoError(t, err)
+		again, err := parseFilter(eventID(id), out)
+		require.NoError(t, err, string(out))
+		out2, err := filterJSON(again)
+		require.NoError(t, err)
+		require.Equal(t, string(out), string(out2))
+	})
+}
+
+// TestNotificationParameters checks neo-go's parameter semantics: typed
+// values become stack items compared with Equals (so a Boolean never
+// equals an Integer), Any and missing values match anything, and a filter
+// with more parameters than the state has never matches.
+func TestNotificationParameters(t *testing.T) {
+	h := util.Uint160{1, 2, 3}
+	ne := &state.NotificationEvent{ScriptHash: h, Name: "E", Item: stackitem.NewArray([]stackitem.Item{
+		stackitem.NewInt(1), stackitem.ByteString("abc"), stackitem.ByteString(h.BytesLE()),
+		stackitem.Bool(true), stackitem.ByteString([]byte{0x02, 0xab}), stackitem.NewBigInteger(new(big.Int).Lsh(big.NewInt(1), 200)),
+	})}
+	ev := &subEvent{id: eventNotification, notification: ne}
+	match := func(params string) bool {
+		f, err := parseFilter(eventNotification, []byte(`{"parameters":[`+params+`]}`))
+		require.NoError(t, err, params)
+		return f.matches(ev)
+	}
+	require.True(t, match(`{"type":"Integer","value":1}`))
+	require.True(t, match(`{"type":"Integer","value":"1"}`))
+	require.False(t, match(`{"type":"Boolean","value":true}`), "Boolean is not Integer 1")
+	require.False(t, match(`{"type":"Integer","value":2}`))
+	require.True(t, match(`{"type":"Any"},{"type":"String","value":"abc"}`))
+	require.True(t, match(`{"type":"Any"},{"type":"ByteArray","value":"YWJj"}`))
+	require.True(t, match(`{"type":"Any"},{"type":"Any"},{"type":"Hash160","value":"`+h.String()+`"}`))
+	require.False(t, match(`{"type":"Any"},{"type":"Any"},{"type":"Hash160","value":"`+h.StringLE()+`"}`), "display form, not wire order")
+	require.True(t, match(`{"type":"Any"},{"type":"Any"},{"type":"Any"},{"type":"Boolean","value":true}`))
+	require.True(t, match(`{"type":"Integer"},{"type":"String"},{"type":"Any"},{"type":"Any"},{"type":"PublicKey","value":"02ab"}`))
+	require.True(t, match(`{"type":"Any"},{"type":"Any"},{"type":"Any"},{"type":"Any"},{"type":"Any"},{"type":"Integer","value":"`+
+		new(big.Int).Lsh(big.NewInt(1), 200).String()+`"}`))
+	require.False(t, match(strings.Repeat(`{"type":"Any"},`, 6)+`{"type":"Integer","value":1}`), "more parameters than items")
+
+	_, err := parseFilter(eventNotification, []byte(`{"parameters":[{"type":"Integer","value":"`+
+		new(big.Int).Lsh(big.NewInt(1), 256).String()+`"}]}`))
+	require.Error(t, err, "over 32 bytes")
 }
