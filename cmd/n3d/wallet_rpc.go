@@ -8,9 +8,11 @@ import (
 	"time"
 
 	"github.com/n3d-io/n3d/pkg/core/transaction"
+	"github.com/n3d-io/n3d/pkg/crypto/keys"
 	"github.com/n3d-io/n3d/pkg/encoding/address"
 	"github.com/n3d-io/n3d/pkg/rpc/client"
 	"github.com/n3d-io/n3d/pkg/rpc/result"
+	"github.com/n3d-io/n3d/pkg/smartcontract/scripts"
 	"github.com/n3d-io/n3d/pkg/util"
 	"github.com/n3d-io/n3d/pkg/wallet"
 	"github.com/n3d-io/n3d/pkg/wallet/txbuild"
@@ -147,6 +149,53 @@ func (c *walletCtx) signers(w *wallet.Wallet, sender *wallet.Account, scope tran
 			return nil, err
 		}
 		out = append(out, txbuild.Signer{Signer: s, Account: acc})
+	}
+	for i := range out {
+		ks, err := c.memberKeys(w, out[i].Account, cfgPass)
+		if err != nil {
+			return nil, err
+		}
+		out[i].Keys = ks
+	}
+	return out, nil
+}
+
+// memberKeys opens, for an m-of-n multisig account, the keys of other
+// accounts of the wallet that are among its n keys, until m keys are open
+// (the account's own key counts).
+func (c *walletCtx) memberKeys(w *wallet.Wallet, acc *wallet.Account, cfgPass *string) ([]*keys.PrivateKey, error) {
+	if acc.Contract == nil {
+		return nil, nil
+	}
+	m, pubs, ok := scripts.ParseMultiSigContract(acc.Contract.Script)
+	if !ok || m < 2 {
+		return nil, nil
+	}
+	have := 0
+	if acc.CanSign() && acc.PublicKey() != nil && pubs.Contains(acc.PublicKey()) {
+		have = 1
+	}
+	var out []*keys.PrivateKey
+	for _, a := range w.Accounts {
+		if have >= m {
+			break
+		}
+		if a == acc || !a.HasKey() || a.Contract == nil {
+			continue
+		}
+		pub, ok := scripts.ParseSignatureContract(a.Contract.Script)
+		if !ok || (acc.PublicKey() != nil && string(pub) == string(acc.PublicKey().Bytes())) {
+			continue
+		}
+		k, err := keys.NewPublicKeyFromBytes(pub)
+		if err != nil || !pubs.Contains(k) {
+			continue
+		}
+		if err := c.unlock(w, a, cfgPass); err != nil {
+			return nil, err
+		}
+		out = append(out, a.PrivateKey())
+		have++
 	}
 	return out, nil
 }

@@ -31,14 +31,23 @@ type walletNode struct {
 	multi  string // the 1-of-1 multisig holding the genesis NEO and GAS
 }
 
-func startWalletNode(t *testing.T) *walletNode {
+// startWalletNode starts the node (producing blocks when consensus is
+// set) and writes a copy of its wallet whose keys use cheap scrypt
+// parameters, so that the many decryptions stay fast.
+func startWalletNode(t *testing.T, consensus bool) *walletNode {
 	t.Helper()
-	cfg := singleConfig(t, true, 100*time.Millisecond)
+	cfg := singleConfig(t, consensus, 100*time.Millisecond)
 	key := validatorKey(t, cfg)
-	raw, err := os.ReadFile(cfg.ApplicationConfiguration.Consensus.UnlockWallet.Path)
-	require.NoError(t, err)
+	w := loadWallet(t, cfg.ApplicationConfiguration.Consensus.UnlockWallet.Path)
+	require.NoError(t, w.DecryptAll("one"))
+	for _, a := range w.Accounts {
+		require.NoError(t, a.Encrypt("one", cheapScrypt))
+	}
+	w.Scrypt = cheapScrypt
 	path := filepath.Join(t.TempDir(), "wallet.json")
-	require.NoError(t, os.WriteFile(path, raw, 0o600))
+	w.SetPath(path)
+	require.NoError(t, w.Save())
+	w.Close()
 	verif, err := scripts.MultiSigContract(1, keys.PublicKeys{key.PublicKey()})
 	require.NoError(t, err)
 	r := startNode(t, cfg)
@@ -90,7 +99,7 @@ func requireHalted(t *testing.T, out string) util.Uint256 {
 // vote and the account state, and a context saved with --out, signed and
 // sent with `wallet sign`.
 func TestWalletRPCTransfersClaimAndVote(t *testing.T) {
-	n := startWalletNode(t)
+	n := startWalletNode(t, true)
 	require.Eventually(t, func() bool { return n.r.svc.chain.BlockHeight() >= 1 }, 20*time.Second, 10*time.Millisecond)
 
 	neoBefore := n.balance(t, n.multi, txbuild.NeoHash)
@@ -168,8 +177,7 @@ func TestWalletRPCTransfersClaimAndVote(t *testing.T) {
 
 // TestWalletRPCErrors: failures of the node verbs say why and exit 1.
 func TestWalletRPCErrors(t *testing.T) {
-	n := startWalletNode(t)
-	require.Eventually(t, func() bool { return n.r.svc.chain.BlockHeight() >= 1 }, 20*time.Second, 10*time.Millisecond)
+	n := startWalletNode(t, false)
 	mustFail(t, n.wallet, "", "script failed", "nep17", "transfer", "--wallet-config", n.cfg, "--from", n.single,
 		"--to", n.multi, "--token", "NEO", "--amount", "5", "--force", "-r", n.r.url)
 	mustFail(t, n.wallet, "", "invalid amount", "nep17", "transfer", "--wallet-config", n.cfg, "--from", n.multi,
@@ -179,6 +187,22 @@ func TestWalletRPCErrors(t *testing.T) {
 		"--to", n.single, "--token", "GAS", "--amount", "1", "-r", n.r.url)
 	mustFail(t, n.wallet, "", "wallet contains no account", "claim", "--wallet-config", n.cfg,
 		"-a", address.Uint160ToString(util.Uint160{1}), "-r", n.r.url)
+	// The wallet holds one key of neo-go's 3-of-4 privnet multisig: it can
+	// only start a context.
+	const multi3 = "NVTiAjNgagDkTr5HTzDmQP9kPwPHN5BgVq"
+	mustFail(t, n.wallet, "", "not enough signatures", "claim", "--wallet-config", n.cfg, "-a", multi3,
+		"--force", "-r", n.r.url)
+	ctxFile := filepath.Join(t.TempDir(), "claim.json")
+	n.run(t, "", "claim", "--wallet-config", n.cfg, "-a", multi3, "--out", ctxFile)
+	pc, err := txbuild.ReadContext(ctxFile)
+	require.NoError(t, err)
+	h, err := address.StringToUint160(multi3)
+	require.NoError(t, err)
+	require.Len(t, pc.Items[h].Signatures, 1)
+	require.Contains(t, pc.Items[h].Signatures, n.key.PublicKey().String())
+	_, err = pc.CompleteTransaction()
+	require.ErrorIs(t, err, txbuild.ErrIncomplete)
+	mustFail(t, "", "", "signature is already added", "sign", "--wallet-config", n.cfg, "-a", multi3, "--in", ctxFile)
 	mustFail(t, n.wallet, "", "connection refused", "claim", "--wallet-config", n.cfg, "-a", n.multi,
 		"-r", "http://"+freeAddr(t))
 }
