@@ -207,45 +207,57 @@ drive() {
 	wait_height $(($(height) + 2))
 }
 
-# governance_round N: token, candidate and committee actions, one kind per round.
+# governance_round N: token, candidate and committee actions. Candidates
+# come after round 6, when Echidna (registration by a GAS transfer, which
+# neo-go's CLI uses) is on in both runs.
 governance_round() {
+	local com=$V:CalledByEntry acct
+	acct=$(printf '11%.0s' $(seq 20))
 	case $1 in
 	1)
-		cli wallet candidate register -r "$RPC" --wallet-config "$WORK/w2.yml" -a "$B" --force
 		xfer w1 "$A" "$B" NEO 7
 		xfer w1 "$A" "$NOTARY" GAS 10 "[" "hash160:$A" int:1000 "]"
 		;;
 	2)
-		cli wallet candidate vote -r "$RPC" --wallet-config "$WORK/w1.yml" -a "$A" -c "$BKEY" --force
-		inv w1 "$V" PolicyContract setFeePerByte int:1500 -- "$V:CalledByEntry"
-		inv w1 "$V" RoleManagement designateAsRole int:4 "[" "key:$VKEY" "]" -- "$V:CalledByEntry"
+		inv w1 "$V" PolicyContract setFeePerByte int:1500 -- "$com"
+		inv w1 "$V" RoleManagement designateAsRole int:4 "[" "key:$VKEY" "]" -- "$com"
 		;;
 	3)
 		cli wallet claim -r "$RPC" --wallet-config "$WORK/w1.yml" -a "$A" --force
-		inv w1 "$V" PolicyContract setExecFeeFactor int:40 -- "$V:CalledByEntry"
-		inv w1 "$V" PolicyContract blockAccount "hash160:$(printf '11%.0s' $(seq 20))" -- "$V:CalledByEntry"
-		inv w1 "$V" RoleManagement designateAsRole int:8 "[" "key:$VKEY" "key:$BKEY" "]" -- "$V:CalledByEntry"
+		inv w1 "$V" PolicyContract setExecFeeFactor int:40 -- "$com"
+		inv w1 "$V" PolicyContract blockAccount "hash160:$acct" -- "$com"
+		inv w1 "$V" RoleManagement designateAsRole int:8 "[" "key:$VKEY" "key:$BKEY" "]" -- "$com"
 		;;
 	4)
-		inv w1 "$V" PolicyContract setStoragePrice int:50000 -- "$V:CalledByEntry"
-		inv w1 "$V" RoleManagement designateAsRole int:32 "[" "key:$BKEY" "]" -- "$V:CalledByEntry"
-		inv w1 "$V" NeoToken setGasPerBlock int:300000000 -- "$V:CalledByEntry"
+		inv w1 "$V" PolicyContract setStoragePrice int:50000 -- "$com"
+		inv w1 "$V" RoleManagement designateAsRole int:32 "[" "key:$BKEY" "]" -- "$com"
+		inv w1 "$V" NeoToken setGasPerBlock int:300000000 -- "$com"
 		;;
 	5)
-		cli wallet candidate vote -r "$RPC" --wallet-config "$WORK/w2.yml" -a "$B" -c "$BKEY" --force
-		inv w1 "$V" PolicyContract unblockAccount "hash160:$(printf '11%.0s' $(seq 20))" -- "$V:CalledByEntry"
-		;;
-	6)
-		cli wallet candidate unregister -r "$RPC" --wallet-config "$WORK/w2.yml" -a "$B" --force
-		inv w1 "$V" PolicyContract setFeePerByte int:1000 -- "$V:CalledByEntry"
-		;;
-	7)
 		# A transaction and a conflicting one (Conflicts attribute, higher fee).
 		local tx
 		tx=$("$NEOGO" wallet nep17 transfer -r "$RPC" --wallet-config "$WORK/w1.yml" --from "$A" --to "$B" \
 			--token GAS --amount 3 --force 2>>"$WORK/cli.log" | tail -1)
 		cli util canceltx -r "$RPC" --wallet-config "$WORK/w1.yml" --address "$A" "$tx"
+		inv w1 "$V" PolicyContract unblockAccount "hash160:$acct" -- "$com"
 		;;
+	6)
+		inv w1 "$V" PolicyContract setFeePerByte int:1000 -- "$com"
+		inv w1 "$V" PolicyContract setMillisecondsPerBlock int:2000 -- "$com"
+		inv w1 "$V" NeoToken setRegisterPrice int:50000000000 -- "$com"
+		;;
+	7) cli wallet candidate register -r "$RPC" --wallet-config "$WORK/w2.yml" -a "$B" --force ;;
+	8) cli wallet candidate vote -r "$RPC" --wallet-config "$WORK/w1.yml" -a "$A" -c "$BKEY" --force ;;
+	9)
+		cli wallet candidate vote -r "$RPC" --wallet-config "$WORK/w2.yml" -a "$B" -c "$BKEY" --force
+		cli wallet claim -r "$RPC" --wallet-config "$WORK/w1.yml" -a "$A" --force
+		inv w1 "$V" PolicyContract setWhitelistFeeContract "hash160:$PROBE" string:get int:1 int:1000 -- "$com"
+		;;
+	10)
+		cli wallet candidate unregister -r "$RPC" --wallet-config "$WORK/w2.yml" -a "$B" --force
+		inv w1 "$V" PolicyContract setMaxValidUntilBlockIncrement int:1000 -- "$com"
+		;;
+	11) cli wallet candidate vote -r "$RPC" --wallet-config "$WORK/w1.yml" -a "$A" --force ;;
 	esac
 	xfer w2 "$B" "$A" GAS "0.0$1"
 }

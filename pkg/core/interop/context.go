@@ -158,6 +158,10 @@ type Context struct {
 	statesUsed    int
 	nonce         [NonceDataLen]byte
 	randomTimes   uint32
+	// faultStack, when set, is the evaluation stack the reference Go node
+	// reports for a FAULT raised while a context was being unloaded (it
+	// still sees the unloaded context's stack then).
+	faultStack []stackitem.Item
 }
 
 // NewContext returns a Context over d (typically the transaction's private
@@ -273,6 +277,13 @@ func (ic *Context) Execution() state.Execution {
 	}
 	e.Stack = ic.vm.ResultStack().Items()
 	if e.VMState == vm.FaultState {
+		// The reference Go node reports the evaluation stack of the
+		// context that faulted (C# neo reports its empty result stack);
+		// application logs follow neo-go.
+		e.Stack = ic.vm.Estack().Items()
+		if ic.faultStack != nil {
+			e.Stack = ic.faultStack
+		}
 		if f := ic.vm.FaultException(); f != nil {
 			e.FaultException = f.Error()
 		}

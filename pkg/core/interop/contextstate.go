@@ -170,6 +170,7 @@ func (ic *Context) finishContext(v *vm.VM, ctx, cur *vm.Context, st *ContextStat
 			case n == 0:
 				cur.Estack().Push(stackitem.Null{})
 			case n > 1:
+				ic.faultStack = ctx.Estack().Items()
 				return errors.New("interop: multiple return values are not allowed in cross-contract calls")
 			}
 		}
