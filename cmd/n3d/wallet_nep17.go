@@ -82,7 +82,7 @@ func (c *walletCtx) balanceAccounts() (*wallet.Wallet, []util.Uint160, error) {
 	} else if !errors.Is(err, errNoWalletPath) {
 		return nil, nil, err
 	}
-	h, ok, err := c.addressArg2()
+	h, ok, err := c.hashArg()
 	if err != nil {
 		return w, nil, err
 	}
@@ -109,8 +109,9 @@ func (c *walletCtx) balanceAccounts() (*wallet.Wallet, []util.Uint160, error) {
 	return w, out, nil
 }
 
-// addressArg2 reads -a in neo-go's syntax (display-order hash or address).
-func (c *walletCtx) addressArg2() (util.Uint160, bool, error) {
+// hashArg reads -a in neo-go's syntax (an address or a hash as the RPC
+// prints it).
+func (c *walletCtx) hashArg() (util.Uint160, bool, error) {
 	s := c.cmd.String("address")
 	if s == "" {
 		return util.Uint160{}, false, nil

@@ -148,9 +148,9 @@ type ApplicationLog struct {
 
 // Param is a typed contract argument of invokefunction, written as
 // {"type":"Hash160","value":"0x..."}. Value holds, by Type: util.Uint160
-// (Hash160), *big.Int (Integer), []byte (ByteArray, Signature), string
-// (String), *keys-style compressed bytes (PublicKey, []byte), bool
-// (Boolean), []Param (Array), nil (Any).
+// (Hash160), *big.Int (Integer), []byte (ByteArray and Signature, base64;
+// PublicKey, the encoded key in hex), string (String), bool (Boolean),
+// []Param (Array), nil (Any).
 type Param struct {
 	Type  smartcontract.ParamType
 	Value any

@@ -21,8 +21,7 @@ var (
 // ErrNoTransfers is a transfer script without transfers.
 var ErrNoTransfers = errors.New("txbuild: no transfers")
 
-// Transfer is one NEP-17 transfer (or divisible NEP-11 when TokenID is
-// set).
+// Transfer is one NEP-17 transfer; a nil Amount is 0.
 type Transfer struct {
 	Token  util.Uint160
 	From   util.Uint160
