@@ -69,7 +69,7 @@ func candidateCommand(act actionMaker) *cli.Command {
 // neoAction makes a NEO-governance transaction for the -a account with
 // scope; script gets the account and its public key.
 func neoAction(ctx context.Context, c *walletCtx, scope transaction.WitnessScope,
-	script func(s *rpcSession, h util.Uint160, pub *keys.PublicKey) ([]byte, int64, error)) error {
+	script func(s *rpcSession, h util.Uint160, pub *keys.PublicKey) ([]byte, txbuild.Fees, error)) error {
 	w, pass, err := c.readWallet()
 	if err != nil {
 		return err
@@ -92,11 +92,11 @@ func neoAction(ctx context.Context, c *walletCtx, scope transaction.WitnessScope
 		return err
 	}
 	defer s.close()
-	sc, extra, err := script(s, h, acc.PublicKey())
+	sc, fees, err := script(s, h, acc.PublicKey())
 	if err != nil {
 		return err
 	}
-	return c.makeAndSendWithFee(s, sc, signers, extra)
+	return c.makeAndSendWithFees(s, sc, signers, fees)
 }
 
 // needKey checks that the account has a key.
@@ -109,28 +109,34 @@ func needKey(pub *keys.PublicKey) error {
 
 // registerCandidate pays the registration price as a GAS transfer to NEO
 // with the key as data (Global scope), or calls registerCandidate with
-// --useRegisterCall (the fee then includes the price).
+// --useRegisterCall: its system fee is then the price plus the GAS of an
+// unregisterCandidate run (a test run of the registration itself would
+// exceed the test GAS limit), as neo-go does.
 func registerCandidate(ctx context.Context, c *walletCtx) error {
 	useCall := c.cmd.Bool("useRegisterCall")
 	scope := transaction.Global
 	if useCall {
 		scope = transaction.CalledByEntry
 	}
-	return neoAction(ctx, c, scope, func(s *rpcSession, h util.Uint160, pub *keys.PublicKey) ([]byte, int64, error) {
+	return neoAction(ctx, c, scope, func(s *rpcSession, h util.Uint160, pub *keys.PublicKey) ([]byte, txbuild.Fees, error) {
 		if err := needKey(pub); err != nil {
-			return nil, 0, err
+			return nil, txbuild.Fees{}, err
 		}
 		price, err := registerPrice(s)
 		if err != nil {
-			return nil, 0, err
+			return nil, txbuild.Fees{}, err
 		}
-		if useCall {
-			sc, err := txbuild.CallScript(txbuild.NeoHash, "registerCandidate", pub.Bytes())
-			return sc, price, err
+		if !useCall {
+			sc, err := txbuild.TransferScript([]txbuild.Transfer{{Token: txbuild.GasHash, From: h, To: txbuild.NeoHash,
+				Amount: big.NewInt(price), Data: pub.Bytes()}})
+			return sc, txbuild.Fees{}, err
 		}
-		sc, err := txbuild.TransferScript([]txbuild.Transfer{{Token: txbuild.GasHash, From: h, To: txbuild.NeoHash,
-			Amount: big.NewInt(price), Data: pub.Bytes()}})
-		return sc, 0, err
+		test, err := txbuild.CallScript(txbuild.NeoHash, "unregisterCandidate", pub.Bytes())
+		if err != nil {
+			return nil, txbuild.Fees{}, err
+		}
+		sc, err := txbuild.CallScript(txbuild.NeoHash, "registerCandidate", pub.Bytes())
+		return sc, txbuild.Fees{ExtraSystem: price, TestScript: test}, err
 	})
 }
 
@@ -152,12 +158,12 @@ func registerPrice(s *rpcSession) (int64, error) {
 }
 
 func unregisterCandidate(ctx context.Context, c *walletCtx) error {
-	return neoAction(ctx, c, transaction.CalledByEntry, func(_ *rpcSession, _ util.Uint160, pub *keys.PublicKey) ([]byte, int64, error) {
+	return neoAction(ctx, c, transaction.CalledByEntry, func(_ *rpcSession, _ util.Uint160, pub *keys.PublicKey) ([]byte, txbuild.Fees, error) {
 		if err := needKey(pub); err != nil {
-			return nil, 0, err
+			return nil, txbuild.Fees{}, err
 		}
 		sc, err := txbuild.CallScript(txbuild.NeoHash, "unregisterCandidate", pub.Bytes())
-		return sc, 0, err
+		return sc, txbuild.Fees{}, err
 	})
 }
 
@@ -170,9 +176,9 @@ func voteCandidate(ctx context.Context, c *walletCtx) error {
 		}
 		to = k.Bytes()
 	}
-	return neoAction(ctx, c, transaction.CalledByEntry, func(_ *rpcSession, h util.Uint160, _ *keys.PublicKey) ([]byte, int64, error) {
+	return neoAction(ctx, c, transaction.CalledByEntry, func(_ *rpcSession, h util.Uint160, _ *keys.PublicKey) ([]byte, txbuild.Fees, error) {
 		sc, err := txbuild.CallScript(txbuild.NeoHash, "vote", h, to)
-		return sc, 0, err
+		return sc, txbuild.Fees{}, err
 	})
 }
 

@@ -27,8 +27,8 @@ func claimCommand(act actionMaker) *cli.Command {
 // claimGas sends 0 NEO from the account to itself, which pays out its
 // unclaimed GAS.
 func claimGas(ctx context.Context, c *walletCtx) error {
-	return neoAction(ctx, c, transaction.CalledByEntry, func(_ *rpcSession, h util.Uint160, _ *keys.PublicKey) ([]byte, int64, error) {
+	return neoAction(ctx, c, transaction.CalledByEntry, func(_ *rpcSession, h util.Uint160, _ *keys.PublicKey) ([]byte, txbuild.Fees, error) {
 		sc, err := txbuild.TransferScript([]txbuild.Transfer{{Token: txbuild.NeoHash, From: h, To: h, Amount: new(big.Int)}})
-		return sc, 0, err
+		return sc, txbuild.Fees{}, err
 	})
 }

@@ -217,12 +217,12 @@ func (c *walletCtx) gasFlag(name string) (int64, error) {
 // as a context (--out) or, after confirmation unless --force, signs and
 // relays it (and waits with --await); it prints the hash as neo-go does.
 func (c *walletCtx) makeAndSend(s *rpcSession, script []byte, signers []txbuild.Signer) error {
-	return c.makeAndSendWithFee(s, script, signers, 0)
+	return c.makeAndSendWithFees(s, script, signers, txbuild.Fees{})
 }
 
-// makeAndSendWithFee is makeAndSend with a system fee added to the test
-// run's (register pays the registration price through the GAS transfer).
-func (c *walletCtx) makeAndSendWithFee(s *rpcSession, script []byte, signers []txbuild.Signer, sysExtra int64) error {
+// makeAndSendWithFees is makeAndSend with fees added to the computed ones
+// (-g and -e add to these).
+func (c *walletCtx) makeAndSendWithFees(s *rpcSession, script []byte, signers []txbuild.Signer, fees txbuild.Fees) error {
 	gas, err := c.gasFlag("gas")
 	if err != nil {
 		return err
@@ -231,8 +231,10 @@ func (c *walletCtx) makeAndSendWithFee(s *rpcSession, script []byte, signers []t
 	if err != nil {
 		return err
 	}
+	fees.ExtraSystem += sysgas
+	fees.ExtraNetwork += gas
 	b := txbuild.Builder{Node: s.c, MaxValidUntilBlockIncrement: s.version.Protocol.MaxValidUntilBlockIncrement}
-	tx, err := b.Make(s.ctx, script, signers, txbuild.Fees{ExtraSystem: sysgas + sysExtra, ExtraNetwork: gas})
+	tx, err := b.Make(s.ctx, script, signers, fees)
 	if err != nil {
 		return fmt.Errorf("can't make transaction: %w", err)
 	}

@@ -113,12 +113,12 @@ func TestWalletRPCTransfersClaimAndVote(t *testing.T) {
 	// GAS by hash, the password on stdin, the confirmation answered.
 	gasBefore := n.balance(t, n.single, txbuild.GasHash)
 	out = n.run(t, "one\ny\n", "nep17", "transfer", "-w", n.wallet, "--from", n.multi, "--to", n.single,
-		"--token", txbuild.GasHash.String(), "--amount", "2000.5", "--await")
+		"--token", txbuild.GasHash.String(), "--amount", "3000.5", "--await")
 	require.Contains(t, out, "Network fee: ")
 	require.Contains(t, out, "Total fee: ")
 	requireHalted(t, out[strings.Index(out, "Total fee: "):][strings.Index(out[strings.Index(out, "Total fee: "):], "\n")+1:])
 	gasAfter := n.balance(t, n.single, txbuild.GasHash)
-	require.GreaterOrEqual(t, new(big.Int).Sub(gasAfter, gasBefore).Int64(), int64(2000_5000_0000))
+	require.GreaterOrEqual(t, new(big.Int).Sub(gasAfter, gasBefore).Int64(), int64(3000_5000_0000))
 
 	bal := n.run(t, "", "nep17", "balance", "-a", n.single, "--token", "NEO")
 	require.Equal(t, "Account "+n.single+"\nNEO: NeoToken ("+txbuild.NeoHash.StringBE()+")\n\tAmount : 1000\n", bal[:strings.Index(bal, "\tUpdated")])
@@ -155,6 +155,17 @@ func TestWalletRPCTransfersClaimAndVote(t *testing.T) {
 	cands, err = n.c.GetCandidates(context.Background())
 	require.NoError(t, err)
 	require.Empty(t, cands)
+	// The registerCandidate call pays the price in its system fee.
+	regTx := requireHalted(t, n.run(t, "", "candidate", "register", "--useRegisterCall", "--wallet-config", n.cfg,
+		"-a", n.single, "--force", "--await"))
+	cands, err = n.c.GetCandidates(context.Background())
+	require.NoError(t, err)
+	require.Len(t, cands, 1)
+	var regJSON struct {
+		SysFee int64 `json:"sysfee,string"`
+	}
+	require.NoError(t, json.Unmarshal(n.r.result("getrawtransaction", regTx.String(), true), &regJSON))
+	require.Greater(t, regJSON.SysFee, int64(1000_0000_0000), "the system fee covers the registration price")
 
 	// --out saves a signed context instead of sending; `sign` re-signs
 	// it and sends it.

@@ -60,6 +60,10 @@ type Builder struct {
 type Fees struct {
 	ExtraSystem  int64
 	ExtraNetwork int64
+	// TestScript, when set, is run instead of the transaction's script to
+	// measure the system fee (a script whose own test run cannot succeed,
+	// such as registerCandidate whose price exceeds the test GAS limit).
+	TestScript []byte
 }
 
 // Make returns an unsigned transaction of script for the signers (the
@@ -76,7 +80,11 @@ func (b *Builder) Make(ctx context.Context, script []byte, signers []Signer, fee
 	for i := range signers {
 		txSigners[i] = signers[i].Signer
 	}
-	sys, err := b.Node.SystemFee(ctx, script, txSigners)
+	test := script
+	if fees.TestScript != nil {
+		test = fees.TestScript
+	}
+	sys, err := b.Node.SystemFee(ctx, test, txSigners)
 	if err != nil {
 		return nil, err
 	}
