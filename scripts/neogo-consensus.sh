@@ -341,11 +341,11 @@ down() {
 	local v ref before after
 	v=$(first_of "$1")
 	[ -n "$v" ] || { log "no $1 validator in this topology, skipped"; return; }
-	before=$(height "$(running | grep -vx "$v" | head -1)")
+	before=$(height "$(running | grep -vx "$v" | sed -n 1p)")
 	log "stopping node$v ($1) at height $before for $DOWN_SECONDS s"
 	stop_node "$v"
 	sleep "$DOWN_SECONDS"
-	ref=$(running | head -1)
+	ref=$(running | sed -n 1p)
 	after=$(height "$ref")
 	log "others went from $before to $after while node$v was down"
 	start_node "$v"
@@ -362,7 +362,7 @@ stall() {
 	a=$(first_of n3d)
 	b=$(first_of neogo)
 	[ -n "$a" ] && [ -n "$b" ] || { a=1 b=2; }
-	ref=$(running | grep -vx "$a" | grep -vx "$b" | head -1)
+	ref=$(running | grep -vx "$a" | grep -vx "$b" | sed -n 1p)
 	log "stopping node$a (${KIND[$a]}) and node$b (${KIND[$b]}) at height $(height "$ref") for $DOWN_SECONDS s"
 	stop_node "$a"
 	stop_node "$b"
@@ -415,7 +415,7 @@ run_topology() {
 		*) fail "unknown scenario $s" ;;
 		esac
 	done
-	report "$(running | head -1)"
+	report "$(running | sed -n 1p)"
 	for i in 1 2 3 4; do
 		log "node$i (${KIND[$i]}): $(count 'sending PrepareRequest' "$i") PrepareRequests sent," \
 			"$(count 'missing tx' "$i") proposals with missing transactions," \
@@ -426,7 +426,7 @@ run_topology() {
 	mkdir -p "$work/logs-$topo" && cp "$work"/node*/out.log "$work/logs-$topo/" 2>/dev/null || true
 }
 
-"$NEOGO_BIN" --version | head -2
+"$NEOGO_BIN" --version | sed -n 1,2p
 if [ -z "$N3D_BIN" ]; then
 	log "building n3d"
 	N3D_BIN=$work/n3d
