@@ -16,9 +16,10 @@ import (
 
 // The WebSocket event messages. Only neo-go has them (docs/notifications.md
 // of neo-go), so field names and order follow neo-go's own JSON of the
-// records it sends, which differs from the getblock/getapplicationlog
-// forms: no "size" in blocks and headers, "nextconsensus" before
-// "primary", a "container" field in executions and notifications.
+// records it sends, which differs from the getblock/getrawtransaction/
+// getapplicationlog forms: no "size" in blocks and headers,
+// "nextconsensus" before "primary", "attributes" before "signers", a
+// "container" field in executions and notifications.
 
 // Notification is a server-to-client JSON-RPC notification:
 // {"jsonrpc":"2.0","method":<event name>,"params":[...]}.
@@ -72,16 +73,58 @@ type BlockEvent struct {
 func (b BlockEvent) MarshalJSON() ([]byte, error) {
 	aux := struct {
 		headerEventJSON
-		Transactions []*transaction.Transaction `json:"tx"`
-	}{newHeaderEventJSON(&b.Header), b.Transactions}
-	if aux.Transactions == nil {
-		aux.Transactions = []*transaction.Transaction{}
+		Transactions []TxEvent `json:"tx"`
+	}{newHeaderEventJSON(&b.Header), make([]TxEvent, len(b.Transactions))}
+	for i, tx := range b.Transactions {
+		aux.Transactions[i] = TxEvent{tx}
+	}
+	return json.Marshal(aux)
+}
+
+// TxEvent is the transaction_added payload (and a transaction of the
+// other events): the verbose getrawtransaction form without block
+// metadata, in neo-go's key order.
+type TxEvent struct {
+	*transaction.Transaction
+}
+
+// MarshalJSON implements json.Marshaler.
+func (t TxEvent) MarshalJSON() ([]byte, error) {
+	aux := struct {
+		Hash            util.Uint256            `json:"hash"`
+		Size            int                     `json:"size"`
+		Version         uint8                   `json:"version"`
+		Nonce           uint32                  `json:"nonce"`
+		Sender          string                  `json:"sender"`
+		SystemFee       int64                   `json:"sysfee,string"`
+		NetworkFee      int64                   `json:"netfee,string"`
+		ValidUntilBlock uint32                  `json:"validuntilblock"`
+		Attributes      []transaction.Attribute `json:"attributes"`
+		Signers         []transaction.Signer    `json:"signers"`
+		Script          []byte                  `json:"script"`
+		Witnesses       []transaction.Witness   `json:"witnesses"`
+	}{t.Hash(), t.Size(), t.Version, t.Nonce, address.Uint160ToString(t.Sender()), t.SystemFee, t.NetworkFee,
+		t.ValidUntilBlock, t.Attributes, t.Signers, t.Script, t.Witnesses}
+	// Decoded transactions have empty lists, never null ones.
+	if aux.Attributes == nil {
+		aux.Attributes = []transaction.Attribute{}
+	}
+	if aux.Signers == nil {
+		aux.Signers = []transaction.Signer{}
+	}
+	if aux.Script == nil {
+		aux.Script = []byte{}
+	}
+	if aux.Witnesses == nil {
+		aux.Witnesses = []transaction.Witness{}
 	}
 	return json.Marshal(aux)
 }
 
 // ExecutionEvent is the transaction_executed payload: one execution of
-// getapplicationlog with its container hash in front.
+// getapplicationlog with its container hash in front, except that an
+// execution without notifications has "notifications": null (neo-go sends
+// the live record, whose list is nil then).
 type ExecutionEvent struct {
 	*state.AppExecResult
 }
@@ -104,8 +147,8 @@ func (e ExecutionEvent) MarshalJSON() ([]byte, error) {
 		GasConsumed: e.GasConsumed, Stack: make([]json.RawMessage, len(e.Stack)),
 		Notifications: e.Events,
 	}
-	if aux.Notifications == nil {
-		aux.Notifications = []state.NotificationEvent{}
+	if len(aux.Notifications) == 0 {
+		aux.Notifications = nil // neo-go: null when the run emitted none
 	}
 	if e.FaultException != "" {
 		aux.Exception = &e.FaultException
@@ -147,8 +190,8 @@ const (
 // MempoolEvent is the mempool_event payload: "added" or "removed" and the
 // transaction (the getrawtransaction form without block metadata).
 type MempoolEvent struct {
-	Type string                   `json:"type"`
-	Tx   *transaction.Transaction `json:"transaction"`
+	Type string  `json:"type"`
+	Tx   TxEvent `json:"transaction"`
 }
 
 // itemJSON is an item's RPC JSON, or the error text the reference prints

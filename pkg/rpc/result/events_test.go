@@ -72,7 +72,8 @@ func TestBlockAndHeaderEvents(t *testing.T) {
 func TestExecutionEvent(t *testing.T) {
 	r := &state.AppExecResult{Container: util.Uint256{1}, Execution: state.Execution{
 		Trigger: trigger.Application, VMState: vm.FaultState, GasConsumed: 123,
-		Stack: []stackitem.Item{stackitem.NewInt(5)}, FaultException: "boom"}}
+		Stack: []stackitem.Item{stackitem.NewInt(5)}, FaultException: "boom",
+		Events: []state.NotificationEvent{{ScriptHash: util.Uint160{9}, Name: "E", Item: stackitem.NewArray(nil)}}}}
 	got, err := json.Marshal(ExecutionEvent{AppExecResult: r})
 	require.NoError(t, err)
 	require.Equal(t, []string{"container", "trigger", "vmstate", "gasconsumed", "stack", "notifications",
@@ -89,11 +90,12 @@ func TestExecutionEvent(t *testing.T) {
 	want["container"] = r.Container.String()
 	require.Equal(t, want, fields(t, got))
 
-	r.VMState, r.FaultException = vm.HaltState, ""
+	r.VMState, r.FaultException, r.Events = vm.HaltState, "", nil
 	got, err = json.Marshal(ExecutionEvent{AppExecResult: r})
 	require.NoError(t, err)
 	require.Nil(t, fields(t, got)["exception"])
-	require.Equal(t, []any{}, fields(t, got)["notifications"])
+	require.Contains(t, fields(t, got), "notifications")
+	require.Nil(t, fields(t, got)["notifications"], "null, as neo-go's live record")
 }
 
 func TestNotificationEvent(t *testing.T) {
@@ -123,10 +125,14 @@ func TestNotificationMessage(t *testing.T) {
 	require.Equal(t, []string{"jsonrpc", "method", "params"}, keys(t, got))
 
 	tx := &transaction.Transaction{Script: []byte{0x40}, Signers: []transaction.Signer{{}}}
-	got, err = json.Marshal(MempoolEvent{Type: MempoolAdded, Tx: tx})
+	got, err = json.Marshal(MempoolEvent{Type: MempoolAdded, Tx: TxEvent{tx}})
 	require.NoError(t, err)
 	require.Equal(t, []string{"type", "transaction"}, keys(t, got))
 	plain, err := json.Marshal(tx)
 	require.NoError(t, err)
-	require.Equal(t, fields(t, plain), fields(t, got)["transaction"])
+	require.Equal(t, fields(t, plain), fields(t, got)["transaction"], "getrawtransaction's values")
+	ev, err := json.Marshal(TxEvent{tx})
+	require.NoError(t, err)
+	require.Equal(t, []string{"hash", "size", "version", "nonce", "sender", "sysfee", "netfee", "validuntilblock",
+		"attributes", "signers", "script", "witnesses"}, keys(t, ev), "neo-go's order")
 }

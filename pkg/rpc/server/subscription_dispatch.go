@@ -57,13 +57,13 @@ func (e *subEvent) payload() any {
 	case eventHeader:
 		return result.HeaderEvent{Header: &e.block.Header}
 	case eventTransaction:
-		return e.tx
+		return result.TxEvent{Transaction: e.tx}
 	case eventExecution:
 		return result.ExecutionEvent{AppExecResult: e.exec}
 	case eventNotification:
 		return result.NotificationEvent{Container: e.container, NotificationEvent: e.notification}
 	case eventMempool:
-		return result.MempoolEvent{Type: e.poolType, Tx: e.tx}
+		return result.MempoolEvent{Type: e.poolType, Tx: result.TxEvent{Transaction: e.tx}}
 	}
 	return nil
 }

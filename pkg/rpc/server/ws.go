@@ -313,6 +313,7 @@ func (h *wsHub) readLoop(c *wsClient) {
 			h.log.Error("encoding websocket response", zap.Error(err))
 			return
 		}
+		out = append(out, '\n') // as neo-go's json.Encoder
 		select {
 		case c.resps <- out:
 		case <-c.writerDone:

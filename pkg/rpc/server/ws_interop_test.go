@@ -1,0 +1,192 @@
+//go:build interop
+
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+	"github.com/n3d-io/n3d/internal/conformance"
+	"github.com/stretchr/testify/require"
+	"gopkg.in/yaml.v3"
+)
+
+// TestInteropWSMessages runs neo-go 0.120.0 (NEOGO_BIN, see
+// scripts/neogo-interop.sh) with testblocks restored but for its last
+// block, and n3d the same way; on both, a WebSocket client subscribes to
+// every chain stream (and sends some bad subscriptions) and to added
+// mempool transactions; a transaction of the last block enters the pool,
+// then the block arrives (submitblock on neo-go). Every message must be
+// the same bytes, FAULT exception texts aside.
+func TestInteropWSMessages(t *testing.T) {
+	bin := os.Getenv("NEOGO_BIN")
+	if bin == "" {
+		t.Fatal("NEOGO_BIN is not set: run scripts/neogo-interop.sh")
+	}
+	n := newWSNode(t, "testblocks", nil)
+	last := len(n.blocks)
+	rpcAddr := startNeogoWS(t, bin, n.dir, last-1)
+
+	conn, resp, err := websocket.DefaultDialer.Dial("ws://"+rpcAddr+"/ws", nil)
+	require.NoError(t, err)
+	require.NoError(t, resp.Body.Close())
+	t.Cleanup(func() { _ = conn.Close() })
+	theirs := &wsClientConn{t: t, conn: conn}
+	ours := n.dial(t)
+	n.addBlocks(t, 1, last-1)
+
+	requests := interopRequests()
+	for _, req := range requests {
+		theirs.send(req)
+		ours.send(req)
+		require.Equal(t, string(theirs.response().raw), string(ours.response().raw), req)
+	}
+	// A transaction of the last block enters both pools first.
+	for _, c := range []*wsClientConn{theirs, ours} {
+		c.send(`{"jsonrpc":"2.0","id":99,"method":"subscribe","params":["mempool_event",{"type":"added"}]}`)
+	}
+	require.Equal(t, string(theirs.response().raw), string(ours.response().raw))
+	tx := n.blocks[last-1].Transactions[0]
+	txRaw, err := tx.Bytes()
+	require.NoError(t, err)
+	neogoCall(t, rpcAddr, "sendrawtransaction", base64.StdEncoding.EncodeToString(txRaw))
+	require.NoError(t, n.pool.Add(tx, 0))
+	require.Equal(t, string(theirs.next().raw), string(ours.next().raw), "mempool_event")
+
+	raw := conformance.RawBlocks(t, "testblocks")[last]
+	res := neogoCall(t, rpcAddr, "submitblock", base64.StdEncoding.EncodeToString(raw))
+	require.Contains(t, string(res), "hash", string(res))
+	n.addBlocks(t, last, last)
+
+	exception := regexp.MustCompile(`"exception":"[^"]*"`)
+	count := 0
+	for {
+		want, got := theirs.next(), ours.next()
+		require.Equal(t, exception.ReplaceAllString(string(want.raw), `"exception":"…"`),
+			exception.ReplaceAllString(string(got.raw), `"exception":"…"`), "message %d", count)
+		count++
+		if want.Method == "block_added" {
+			break
+		}
+	}
+	t.Logf("%d requests and %d notifications identical", len(requests), count)
+}
+
+// interopRequests are the subscriptions (good and bad) both nodes answer.
+func interopRequests() []string {
+	var out []string
+	add := func(method string, params string) {
+		out = append(out, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":%q,"params":%s}`, len(out)+1, method, params))
+	}
+	for _, p := range []string{`[]`, `["nosuch"]`, `["event_missed"]`, `["block_added",{"primary":256}]`,
+		`["block_added",{"foo":1}]`, `["transaction_executed",{"state":"NONE"}]`,
+		`["notification_from_execution",{"parameters":[{"type":"Any"}]}]`,
+		`["notification_from_execution",{"name":"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"}]`} {
+		add("subscribe", p)
+	}
+	add("unsubscribe", `["3"]`)
+	for _, s := range chainStreams {
+		add("subscribe", `["`+s+`"]`)
+	}
+	add("subscribe", `["block_added",{"since":0,"primary":0}]`)
+	add("unsubscribe", `["5"]`)
+	add("unsubscribe", `[5]`)
+	return out
+}
+
+// startNeogoWS restores the first count blocks of testblocks into a
+// neo-go node and starts it; it returns the RPC address.
+func startNeogoWS(t *testing.T, bin, chainDir string, count int) string {
+	dir := t.TempDir()
+	raw, err := os.ReadFile(filepath.Join(chainDir, "protocol.yml"))
+	require.NoError(t, err)
+	var cfg map[string]any
+	require.NoError(t, yaml.Unmarshal(raw, &cfg))
+	rpcAddr := freeTCPAddr(t)
+	app := cfg["ApplicationConfiguration"].(map[string]any)
+	app["DBConfiguration"] = map[string]any{"Type": "leveldb",
+		"LevelDBOptions": map[string]any{"DataDirectoryPath": filepath.Join(dir, "db")}}
+	app["P2P"] = map[string]any{"Addresses": []string{freeTCPAddr(t)}, "MinPeers": 0}
+	app["RPC"] = map[string]any{"Enabled": true, "Addresses": []string{rpcAddr}, "MaxGasInvoke": 15,
+		"MempoolSubscriptionsEnabled": true}
+	app["Consensus"] = map[string]any{"Enabled": false}
+	out, err := yaml.Marshal(cfg)
+	require.NoError(t, err)
+	path := filepath.Join(dir, "neogo.yml")
+	require.NoError(t, os.WriteFile(path, out, 0o644))
+
+	acc := filepath.Join(chainDir, "testblocks.acc")
+	res, err := exec.Command(bin, "db", "restore", "--config-file", path, "-i", acc, "-c", fmt.Sprint(count)).CombinedOutput()
+	require.NoError(t, err, "neogo db restore: %s", res)
+	logPath := filepath.Join(dir, "node.log")
+	log, err := os.Create(logPath)
+	require.NoError(t, err)
+	cmd := exec.Command(bin, "node", "--config-file", path)
+	cmd.Stdout, cmd.Stderr = log, log
+	require.NoError(t, cmd.Start())
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait(); log.Close() }()
+	t.Cleanup(func() {
+		if err := cmd.Process.Signal(os.Interrupt); err == nil {
+			select {
+			case <-exited:
+			case <-time.After(10 * time.Second):
+				_ = cmd.Process.Kill()
+				<-exited
+			}
+		}
+		if t.Failed() {
+			b, _ := os.ReadFile(logPath)
+			t.Logf("neo-go log:\n%s", b)
+		}
+	})
+	require.Eventually(t, func() bool {
+		c, err := net.Dial("tcp", rpcAddr)
+		if err == nil {
+			_ = c.Close()
+		}
+		return err == nil
+	}, wsWait, 100*time.Millisecond, "neo-go RPC did not come up")
+	require.JSONEq(t, fmt.Sprint(count+1), string(neogoCall(t, rpcAddr, "getblockcount")))
+	return rpcAddr
+}
+
+// neogoCall makes a JSON-RPC call over HTTP and returns the result.
+func neogoCall(t *testing.T, addr, method string, params ...any) json.RawMessage {
+	if params == nil {
+		params = []any{}
+	}
+	body, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(context.Background(), wsWait)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://"+addr, bytes.NewReader(body))
+	require.NoError(t, err)
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	var r rpcResponse
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&r))
+	require.Nil(t, r.Error, "%s: %v", method, r.Error)
+	return r.Result
+}
+
+func freeTCPAddr(t *testing.T) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	a := l.Addr().String()
+	require.NoError(t, l.Close())
+	return a
+}
