@@ -107,9 +107,6 @@ func (r Invoke) MarshalJSON() ([]byte, error) {
 	}
 	aux := invokeJSON{State: r.State, GasConsumed: r.GasConsumed, Script: r.Script, Stack: st,
 		Notifications: r.Notifications, Session: r.Session}
-	if aux.Script == nil {
-		aux.Script = []byte{}
-	}
 	if aux.Notifications == nil {
 		aux.Notifications = []state.NotificationEvent{}
 	}

@@ -35,6 +35,6 @@ func TestIteratorJSON(t *testing.T) {
 	}
 	b, err := json.Marshal(Invoke{State: "HALT", Stack: []any{Iterator{ID: id}}, Session: id})
 	require.NoError(t, err)
-	require.JSONEq(t, `{"state":"HALT","gasconsumed":"0","script":"","stack":[{"type":"InteropInterface","interface":"IIterator","id":"`+
+	require.JSONEq(t, `{"state":"HALT","gasconsumed":"0","script":null,"stack":[{"type":"InteropInterface","interface":"IIterator","id":"`+
 		id+`"}],"exception":null,"notifications":[],"session":"`+id+`"}`, string(b))
 }

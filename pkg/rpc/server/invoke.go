@@ -243,6 +243,9 @@ func (s *Server) verifyParams(height uint32, ps params.Params) (util.Uint160, []
 			return util.Uint160{}, nil, nil, result.NewInternalError(fmt.Sprintf("can't create witness invocation script: %s", err))
 		}
 	}
+	if len(inv) == 0 {
+		inv = nil // printed as "script":null, as neo-go
+	}
 	tx, rerr := s.mockTx(height, []byte{byte(opcode.RET)}, ps.Value(2))
 	if rerr != nil {
 		return util.Uint160{}, nil, nil, rerr
