@@ -16,6 +16,9 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
+// maxItemsText tells how many iterator items the listing verbs print.
+var maxItemsText = fmt.Sprintf("at most %d", txbuild.DefaultMaxIteratorItems)
+
 func idFlag() cli.Flag { return &cli.StringFlag{Name: "id", Usage: "Hex-encoded token ID"} }
 
 func nftTokenFlag() cli.Flag {
@@ -54,6 +57,28 @@ func nep11Command(act actionMaker) *cli.Command {
 				UsageText: "n3d wallet nep11 properties --rpc-endpoint <node> [--timeout <time>] --token <hash> --id <token-id>",
 				Flags:     append([]cli.Flag{nftTokenFlag(), idFlag()}, rpcFlags(true)...),
 				Action:    act(nep11Properties, false),
+			},
+			{
+				Name:      "ownerOfD",
+				Usage:     "Print set of owners of divisible NEP-11 token with the specified ID (" + maxItemsText + ")",
+				UsageText: "n3d wallet nep11 ownerOfD --rpc-endpoint <node> [--timeout <time>] --token <hash> --id <token-id>",
+				Flags:     append([]cli.Flag{nftTokenFlag(), idFlag()}, rpcFlags(true)...),
+				Action:    act(nep11OwnersOf, false),
+			},
+			{
+				Name:      "tokensOf",
+				Usage:     "Print list of tokens IDs for the specified NFT owner (" + maxItemsText + ")",
+				UsageText: "n3d wallet nep11 tokensOf --rpc-endpoint <node> [--timeout <time>] --token <hash> --address <addr>",
+				Flags: append([]cli.Flag{nftTokenFlag(), &cli.StringFlag{Name: "address", Required: true,
+					Usage: "NFT owner address or hash in LE"}}, rpcFlags(true)...),
+				Action: act(nep11TokensOf, false),
+			},
+			{
+				Name:      "tokens",
+				Usage:     "Print list of tokens IDs minted by the specified NFT (optional method; " + maxItemsText + ")",
+				UsageText: "n3d wallet nep11 tokens --rpc-endpoint <node> [--timeout <time>] --token <hash>",
+				Flags:     append([]cli.Flag{nftTokenFlag()}, rpcFlags(true)...),
+				Action:    act(nep11Tokens, false),
 			},
 			{
 				Name:      "ownerOf",
@@ -241,4 +266,91 @@ func nep11Properties(ctx context.Context, c *walletCtx) error {
 	}
 	_, err = fmt.Fprintln(c.out, string(b))
 	return err
+}
+
+// iteratorItems test-runs method of --token with args and returns the
+// first values of the iterator it returns.
+func iteratorItems(ctx context.Context, c *walletCtx, method string, args ...any) ([]stackitem.Item, error) {
+	h, err := c.hashFlag("token")
+	if err != nil {
+		return nil, err
+	}
+	s, err := c.dial(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer s.close()
+	script, err := txbuild.IteratorScript(h, method, txbuild.DefaultMaxIteratorItems, args...)
+	if err != nil {
+		return nil, err
+	}
+	r, err := s.c.InvokeScript(s.ctx, script, nil)
+	if err != nil {
+		return nil, err
+	}
+	it, err := r.TopItem()
+	if err != nil {
+		return nil, fmt.Errorf("failed to call NEP-11 `%s` method: %w", method, err)
+	}
+	arr, ok := it.(*stackitem.Array)
+	if !ok {
+		return nil, fmt.Errorf("%w: %s answered %v", client.ErrStack, method, it)
+	}
+	return arr.Items(), nil
+}
+
+// printIDs prints byte-string items as hex, one a line.
+func printIDs(c *walletCtx, items []stackitem.Item) error {
+	for _, it := range items {
+		b, err := it.Bytes()
+		if err != nil {
+			return fmt.Errorf("%w: token ID %v", client.ErrStack, it)
+		}
+		fmt.Fprintln(c.out, hex.EncodeToString(b))
+	}
+	return nil
+}
+
+func nep11TokensOf(ctx context.Context, c *walletCtx) error {
+	owner, err := c.hashFlag("address")
+	if err != nil {
+		return err
+	}
+	items, err := iteratorItems(ctx, c, "tokensOf", owner)
+	if err != nil {
+		return err
+	}
+	return printIDs(c, items)
+}
+
+func nep11Tokens(ctx context.Context, c *walletCtx) error {
+	items, err := iteratorItems(ctx, c, "tokens")
+	if err != nil {
+		return err
+	}
+	return printIDs(c, items)
+}
+
+// nep11OwnersOf prints the owners of a divisible token.
+func nep11OwnersOf(ctx context.Context, c *walletCtx) error {
+	id, err := c.tokenID()
+	if err != nil {
+		return err
+	}
+	items, err := iteratorItems(ctx, c, "ownerOf", id)
+	if err != nil {
+		return err
+	}
+	for _, it := range items {
+		b, err := it.Bytes()
+		if err != nil {
+			return fmt.Errorf("%w: owner %v", client.ErrStack, it)
+		}
+		h, err := util.Uint160DecodeBytesLE(b)
+		if err != nil {
+			return fmt.Errorf("%w: owner: %w", client.ErrStack, err)
+		}
+		fmt.Fprintln(c.out, address.Uint160ToString(h))
+	}
+	return nil
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/n3d-io/n3d/pkg/rpc/client"
 	"github.com/n3d-io/n3d/pkg/smartcontract/scripts"
 	"github.com/n3d-io/n3d/pkg/util"
+	"github.com/n3d-io/n3d/pkg/vm/stackitem"
 	"github.com/n3d-io/n3d/pkg/wallet/txbuild"
 	"github.com/stretchr/testify/require"
 )
@@ -144,6 +145,16 @@ func TestWalletRPCTransfersClaimAndVote(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, cands, 1)
 	require.Equal(t, pub, cands[0].PublicKey)
+	// An iterator (NEO's getAllCandidates) expanded by a test run.
+	script, err := txbuild.IteratorScript(txbuild.NeoHash, "getAllCandidates", txbuild.DefaultMaxIteratorItems)
+	require.NoError(t, err)
+	res, err := n.c.InvokeScript(context.Background(), script, nil)
+	require.NoError(t, err)
+	top, err := res.TopItem()
+	require.NoError(t, err)
+	all, ok := top.(*stackitem.Array)
+	require.True(t, ok, "%v", top)
+	require.Len(t, all.Items(), 1)
 	requireHalted(t, n.run(t, "", "candidate", "vote", "--wallet-config", n.cfg, "-a", n.multi, "-c", pub, "--force", "--await"))
 	state := n.run(t, "", "candidate", "getstate", "-a", n.multi)
 	require.Contains(t, state, "\tVoted: "+pub+" ("+n.single+")\n")

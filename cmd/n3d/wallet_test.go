@@ -324,6 +324,8 @@ func TestWalletRPCVerbsNeedEndpoint(t *testing.T) {
 	}
 	for _, verb := range [][]string{
 		{"nep11", "ownerOf", "--token", "GAS"}, {"nep11", "properties", "--token", "GAS"},
+		{"nep11", "ownerOfD", "--token", "GAS"}, {"nep11", "tokens", "--token", "GAS"},
+		{"nep11", "tokensOf", "--token", "GAS", "--address", "x"},
 		{"candidate", "getstate", "-a", "x"},
 	} {
 		mustFail(t, "", "", `"rpc-endpoint" not set`, verb...)

@@ -18,6 +18,7 @@ import (
 	"github.com/n3d-io/n3d/pkg/smartcontract/scripts"
 	"github.com/n3d-io/n3d/pkg/storage"
 	"github.com/n3d-io/n3d/pkg/util"
+	"github.com/n3d-io/n3d/pkg/vm/stackitem"
 	"github.com/n3d-io/n3d/pkg/wallet/txbuild"
 	"github.com/stretchr/testify/require"
 )
@@ -141,6 +142,14 @@ func TestAgainstServer(t *testing.T) {
 	cands, err := n.c.GetCandidates(ctx)
 	require.NoError(t, err)
 	require.Empty(t, cands)
+	script, err = txbuild.IteratorScript(txbuild.NeoHash, "getAllCandidates", txbuild.DefaultMaxIteratorItems)
+	require.NoError(t, err)
+	r, err = n.c.InvokeScript(ctx, script, nil)
+	require.NoError(t, err)
+	top, err = r.TopItem()
+	require.NoError(t, err)
+	require.Equal(t, stackitem.ArrayT, top.Type(), "the iterator is expanded into an array")
+	require.Empty(t, top.(*stackitem.Array).Items())
 	cs, err := n.c.GetContractState(ctx, txbuild.GasHash)
 	require.NoError(t, err)
 	require.Equal(t, "GasToken", cs.Manifest.Name)

@@ -2,6 +2,7 @@ package txbuild
 
 import (
 	"errors"
+	"fmt"
 	"math/big"
 
 	"github.com/n3d-io/n3d/pkg/core/native"
@@ -63,4 +64,44 @@ func NFTTransferScript(token, to util.Uint160, id []byte, data any) ([]byte, err
 // (from, to, amount, id, data).
 func DivisibleNFTTransferScript(token, from, to util.Uint160, amount *big.Int, id []byte, data any) ([]byte, error) {
 	return CallScript(token, "transfer", from, to, amount, id, data)
+}
+
+// DefaultMaxIteratorItems bounds what IteratorScript collects (neo-go's
+// default for its expanding readers).
+const DefaultMaxIteratorItems = 100
+
+// IteratorScript calls method of contract (read-only) with args, which
+// returns an iterator, and leaves an Array of its first maxItems values
+// instead: the answer of a test run without iterator sessions.
+//
+//	call                        [iter]
+//	NEWARRAY0 SWAP              [arr iter]
+//	loop: OVER SIZE max GE JMPIF end
+//	      DUP Iterator.Next JMPIFNOT end
+//	      DUP Iterator.Value PUSH2 PICK SWAP APPEND
+//	      JMP loop
+//	end:  DROP                  [arr]
+func IteratorScript(contract util.Uint160, method string, maxItems int, args ...any) ([]byte, error) {
+	if maxItems <= 0 {
+		return nil, fmt.Errorf("txbuild: iterator items limit %d", maxItems)
+	}
+	head := func(b *emit.Builder) *emit.Builder {
+		return b.Opcodes(opcode.OVER, opcode.SIZE).Int(int64(maxItems)).Opcodes(opcode.GE)
+	}
+	check := func(b *emit.Builder) *emit.Builder {
+		return b.Opcodes(opcode.DUP).Syscall("System.Iterator.Next")
+	}
+	body := func(b *emit.Builder) *emit.Builder {
+		return b.Opcodes(opcode.DUP).Syscall("System.Iterator.Value").
+			Opcodes(opcode.PUSH2, opcode.PICK, opcode.SWAP, opcode.APPEND)
+	}
+	const jumpLen = 5 // a _L jump: opcode and a 4-byte offset
+	hl, cl, bl := head(emit.NewBuilder()).Len(), check(emit.NewBuilder()).Len(), body(emit.NewBuilder()).Len()
+	loopLen := hl + jumpLen + cl + jumpLen + bl + jumpLen
+	b := emit.NewBuilder().AppCall(contract, method, byte(callflag.ReadOnly), args...).
+		Opcodes(opcode.NEWARRAY0, opcode.SWAP)
+	head(b).Jump(opcode.JMPIF_L, loopLen-hl)
+	check(b).Jump(opcode.JMPIFNOT_L, loopLen-(hl+jumpLen+cl))
+	body(b).Jump(opcode.JMP_L, -(loopLen - jumpLen))
+	return b.Opcodes(opcode.DROP).Script()
 }

@@ -28,13 +28,14 @@ type fakeNode struct {
 	count, sys, net int64
 	err             error
 	gotSigners      []transaction.Signer
+	gotScript       []byte
 	gotTx           *transaction.Transaction
 }
 
 func (f *fakeNode) GetBlockCount(context.Context) (uint32, error) { return uint32(f.count), f.err }
 
-func (f *fakeNode) SystemFee(_ context.Context, _ []byte, s []transaction.Signer) (int64, error) {
-	f.gotSigners = s
+func (f *fakeNode) SystemFee(_ context.Context, script []byte, s []transaction.Signer) (int64, error) {
+	f.gotSigners, f.gotScript = s, script
 	return f.sys, f.err
 }
 
@@ -99,6 +100,12 @@ func TestMake(t *testing.T) {
 	other, err := b.Make(context.Background(), script, []Signer{signer(t, acc, transaction.CalledByEntry)}, Fees{})
 	require.NoError(t, err)
 	require.NotEqual(t, tx.Hash(), other.Hash(), "nonces are random")
+
+	require.Equal(t, script, node.gotScript)
+	test := []byte{byte(opcode.PUSH2)}
+	_, err = b.Make(context.Background(), script, []Signer{signer(t, acc, transaction.None)}, Fees{TestScript: test})
+	require.NoError(t, err)
+	require.Equal(t, test, node.gotScript, "the fee is measured on TestScript")
 
 	_, err = b.Make(context.Background(), script, nil, Fees{})
 	require.ErrorIs(t, err, ErrNoSigners)
