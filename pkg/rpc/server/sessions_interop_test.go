@@ -33,7 +33,7 @@ func TestInteropRPCExtensions(t *testing.T) {
 		t.Fatal("NEOGO_BIN is not set: run scripts/neogo-interop.sh (make interop)")
 	}
 	n := node(t, "testblocks").variant(t, func(r *config.RPC) { r.SessionEnabled = true })
-	url := startNeogoRPC(t, bin, n)
+	url := startNeogoRPC(t, bin, n, nil)
 
 	ask := func(method string, params ...any) (json.RawMessage, json.RawMessage) {
 		t.Helper()
@@ -94,6 +94,34 @@ func TestInteropRPCExtensions(t *testing.T) {
 	}
 }
 
+// TestInteropSessionExpansion compares the expanded iterators of
+// SessionExpansionEnabled with neo-go's.
+func TestInteropSessionExpansion(t *testing.T) {
+	bin := os.Getenv("NEOGO_BIN")
+	if bin == "" {
+		t.Fatal("NEOGO_BIN is not set: run scripts/neogo-interop.sh (make interop)")
+	}
+	n := node(t, "testblocks").variant(t, func(r *config.RPC) {
+		r.SessionEnabled, r.SessionExpansionEnabled, r.MaxIteratorResultItems = true, true, 4
+	})
+	url := startNeogoRPC(t, bin, n, map[string]any{"SessionExpansionEnabled": true, "MaxIteratorResultItems": 4})
+	empty := map[string]any{"type": "Hash160", "value": "0x0000000000000000000000000000000000000001"}
+	for _, c := range []struct {
+		contract, method string
+		args             []any
+	}{{managementHash, "getContractHashes", []any{}}, {nnsHash, "tokens", []any{}}, {nfsoHash, "tokensOf", []any{empty}}} {
+		ref := callURL(t, url, "invokefunction", c.contract, c.method, c.args)
+		got := callURL(t, n.http.URL, "invokefunction", c.contract, c.method, c.args)
+		requireJSON(t, hideUUIDs(ref), hideUUIDs(got), c.method)
+		if c.method != "getContractHashes" {
+			continue
+		}
+		rs, ri := sessionOf(t, ref)
+		gs, gi := sessionOf(t, got)
+		requireJSON(t, callURL(t, url, "traverseiterator", rs, ri, 4), callURL(t, n.http.URL, "traverseiterator", gs, gi, 4))
+	}
+}
+
 var uuidRe = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
 
 // hideUUIDs replaces the session and iterator IDs.
@@ -145,9 +173,10 @@ func callURL(t *testing.T, url, method string, params ...any) json.RawMessage {
 	return mustJSON(t, r)
 }
 
-// startNeogoRPC restores the chain of n into a neo-go with sessions on and
-// serves its RPC on loopback until the test ends.
-func startNeogoRPC(t *testing.T, bin string, n *testNode) string {
+// startNeogoRPC restores the chain of n into a neo-go with sessions on (and
+// the rpcExtra RPC settings) and serves its RPC on loopback until the test
+// ends.
+func startNeogoRPC(t *testing.T, bin string, n *testNode, rpcExtra map[string]any) string {
 	dir := t.TempDir()
 	raw, err := os.ReadFile(filepath.Join(n.dir, "protocol.yml"))
 	require.NoError(t, err)
@@ -160,6 +189,9 @@ func startNeogoRPC(t *testing.T, bin string, n *testNode) string {
 	rpcAddr := freeLoopback(t)
 	rpc := app["RPC"].(map[string]any)
 	rpc["Addresses"], rpc["SessionEnabled"] = []string{rpcAddr}, true
+	for k, v := range rpcExtra {
+		rpc[k] = v
+	}
 	out, err := yaml.Marshal(cfg)
 	require.NoError(t, err)
 	path := filepath.Join(dir, "neogo.yml")
