@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"math/big"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -143,6 +144,34 @@ func TestHotKeyPath(t *testing.T) {
 	require.NoError(t, err)
 	require.Same(t, k.hot, k2.hot)
 	require.True(t, k2.Verify(sig, d[:]))
+}
+
+// TestHotKeyConcurrent verifies with one key from many goroutines while it
+// turns hot (run with -race).
+func TestHotKeyConcurrent(t *testing.T) {
+	priv, err := NewPrivateKey()
+	require.NoError(t, err)
+	d := sha256.Sum256([]byte("concurrent"))
+	sig := priv.SignHash(d)
+	enc := priv.PublicKey().Bytes()
+	var wg sync.WaitGroup
+	results := make(chan bool, 8*hotThreshold)
+	for range 8 {
+		wg.Go(func() {
+			for range hotThreshold {
+				k, err := NewPublicKeyFromBytes(enc)
+				results <- err == nil && k.Verify(sig, d[:])
+			}
+		})
+	}
+	wg.Wait()
+	close(results)
+	for ok := range results {
+		require.True(t, ok)
+	}
+	k, err := NewPublicKeyFromBytes(enc)
+	require.NoError(t, err)
+	require.NotNil(t, k.hot.table.Load())
 }
 
 // BenchmarkCombTableBuild is the one-time cost of making a key hot.
