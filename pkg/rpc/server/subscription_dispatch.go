@@ -142,7 +142,7 @@ func (d *dispatcher) apply() {
 	src := d.h.srv.cfg
 	switch {
 	case chainFeeds > 0 && d.chainSub == nil && src.ChainEvents != nil:
-		d.chainSub = src.ChainEvents.Subscribe(chain.EventBlock|chain.EventTransaction|chain.EventExecution, 0)
+		d.chainSub = src.ChainEvents.Subscribe(chain.EventBlock|chain.EventTransaction|chain.EventExecution, d.h.opts.chainPending)
 	case chainFeeds == 0 && d.chainSub != nil:
 		d.chainSub.Close()
 		d.chainSub, d.pendingTx = nil, nil

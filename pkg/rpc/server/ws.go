@@ -39,6 +39,9 @@ type wsOptions struct {
 	pongLimit  time.Duration
 	pingPeriod time.Duration
 	writeLimit time.Duration
+	// chainPending bounds the dispatcher's backlog of chain events
+	// (chain.DefaultMaxPending when 0).
+	chainPending int
 }
 
 func newWSOptions(rpc config.RPC, maxBlockSize uint32) wsOptions {

@@ -319,3 +319,28 @@ func TestWSMempoolEvents(t *testing.T) {
 	requireEvents(t, []refEvent{ev("added", h2)}, filtered.nextN(1))
 	requireEvents(t, []refEvent{ev("removed", h1)}, removed.nextN(1))
 }
+
+// TestWSChainSubscriptionDropped: when the chain drops the dispatcher's
+// subscription (too far behind), the clients with chain feeds are told
+// with event_missed and events flow again on a new subscription.
+func TestWSChainSubscriptionDropped(t *testing.T) {
+	n := newWSNode(t, "testblocks", nil)
+	n.srv.hub().opts.chainPending = 1 // any block's events overflow it
+	c := n.dial(t)
+	c.subscribe("block_added")
+	pool := n.dial(t)
+	pool.subscribe("mempool_event")
+	n.addBlocks(t, 1, 1)
+	require.JSONEq(t, `{"jsonrpc":"2.0","method":"event_missed","params":[]}`, string(c.next().raw))
+	require.NoError(t, n.pool.Add(n.blocks[0].Transactions[0], 0))
+	require.Equal(t, "mempool_event", pool.next().Method, "no event_missed for mempool feeds")
+
+	// The next subscription keeps up (the dispatcher reads this after the
+	// unsubscribe below has synchronised with it).
+	n.srv.hub().opts.chainPending = 0
+	c.call("unsubscribe", "0")
+	c.subscribe("block_added")
+	n.addBlocks(t, 2, 2)
+	m := c.next()
+	require.Equal(t, "block_added", m.Method, string(m.raw))
+}
