@@ -60,6 +60,7 @@ func walletCommand(e *env) *cli.Command {
 		Name:     "wallet",
 		Usage:    "Create, open and manage a Neo wallet",
 		Commands: append(cmds, walletRPCCommands(act)...),
+		Before:   keepRawArgs,
 	}
 }
 

@@ -170,7 +170,7 @@ func (c *walletCtx) tokenID() ([]byte, error) {
 // nep11Transfer transfers a non-divisible token, or with --amount a part
 // of a divisible one.
 func nep11Transfer(ctx context.Context, c *walletCtx) error {
-	dataArgs, cosArgs := splitCosigners(c.cmd.Args().Slice(), looksLikeSigner)
+	dataArgs, cosArgs := splitCosigners(ctx, c.cmd.Args().Slice())
 	data, err := parseData(dataArgs)
 	if err != nil {
 		return err

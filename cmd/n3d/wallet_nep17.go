@@ -246,7 +246,7 @@ func (c *walletCtx) setupTransfer(ctx context.Context, cosignerArgs []string) (*
 }
 
 func nep17Transfer(ctx context.Context, c *walletCtx) error {
-	dataArgs, cosArgs := splitCosigners(c.cmd.Args().Slice(), looksLikeSigner)
+	dataArgs, cosArgs := splitCosigners(ctx, c.cmd.Args().Slice())
 	data, err := parseData(dataArgs)
 	if err != nil {
 		return err
@@ -275,11 +275,8 @@ func nep17Transfer(ctx context.Context, c *walletCtx) error {
 	return c.makeAndSend(t.s, script, t.signers)
 }
 
-// isRecipient tells whether an argument is token:addr:amount.
-func isRecipient(s string) bool { return strings.Count(s, ":") >= 2 && !looksLikeSigner(s) }
-
 func nep17MultiTransfer(ctx context.Context, c *walletCtx) error {
-	recArgs, cosArgs := splitCosigners(c.cmd.Args().Slice(), func(s string) bool { return !isRecipient(s) })
+	recArgs, cosArgs := splitCosigners(ctx, c.cmd.Args().Slice())
 	if len(recArgs) == 0 {
 		return errors.New("empty recipients list")
 	}

@@ -1,17 +1,20 @@
 package main
 
 import (
+	"context"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"math/big"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
 	"github.com/n3d-io/n3d/pkg/encoding/address"
 	"github.com/n3d-io/n3d/pkg/util"
+	"github.com/urfave/cli/v3"
 )
 
 // maxFileBytes bounds a 'filebytes:' argument.
@@ -40,35 +43,29 @@ func parseHash(s string) (util.Uint160, error) {
 	return h, nil
 }
 
-// splitCosigners splits positional arguments into the leading ones and the
-// signers after "--". urfave/cli drops a "--" met before any positional
-// argument, so without one every argument that looks like a signer
-// (addr:scope, or any argument after the first) is a signer.
-func splitCosigners(args []string, leadSigner func(string) bool) (lead, cosigners []string) {
-	for i, a := range args {
-		if a == "--" {
-			return args[:i], args[i+1:]
-		}
-	}
-	if len(args) > 0 && leadSigner(args[0]) {
-		return nil, args
-	}
-	return args, nil
+// rawArgsKey keys the wallet command's unparsed arguments in a context.
+type rawArgsKey struct{}
+
+// keepRawArgs records the arguments of `wallet` as given: urfave/cli drops
+// the "--" that separates a transfer's data from its cosigners, so the
+// verbs find it here.
+func keepRawArgs(ctx context.Context, cmd *cli.Command) (context.Context, error) {
+	return context.WithValue(ctx, rawArgsKey{}, cmd.Args().Slice()), nil
 }
 
-// looksLikeSigner tells whether s is written addr:scope[,scope].
-func looksLikeSigner(s string) bool {
-	acc, scopes, ok := strings.Cut(s, ":")
-	if !ok {
-		return false
+// splitCosigners splits the positional arguments args of a verb into
+// those before the "--" of the command line and the signers after it.
+func splitCosigners(ctx context.Context, args []string) (lead, cosigners []string) {
+	raw, _ := ctx.Value(rawArgsKey{}).([]string)
+	i := slices.Index(raw, "--")
+	if i < 0 {
+		return args, nil
 	}
-	if _, err := parseHash(acc); err != nil {
-		return false
+	n := len(raw) - i - 1
+	if n > len(args) {
+		return args, nil
 	}
-	first, _, _ := strings.Cut(scopes, ",")
-	first, _, _ = strings.Cut(first, ":")
-	_, err := transaction.ScopesFromString(first)
-	return err == nil
+	return args[:len(args)-n], args[len(args)-n:]
 }
 
 // parseSigners reads neo-go's signer[:scope[,scope...]] arguments;

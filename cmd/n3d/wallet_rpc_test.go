@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -58,10 +59,15 @@ func startWalletNode(t *testing.T, consensus bool) *walletNode {
 		single: key.PublicKey().Address(), multi: scripts.Address(verif)}
 }
 
-// run runs a wallet command against the node and returns its stdout.
+// run runs a wallet command against the node (-r goes before the first
+// flag, so it is parsed before any positional argument) and returns its
+// stdout.
 func (n *walletNode) run(t *testing.T, stdin string, args ...string) string {
 	t.Helper()
-	return mustRun(t, stdin, append(args, "-r", n.r.url)...)
+	i := slices.IndexFunc(args, func(a string) bool { return strings.HasPrefix(a, "-") })
+	require.GreaterOrEqual(t, i, 0)
+	full := append(append(slices.Clone(args[:i]), "-r", n.r.url), args[i:]...)
+	return mustRun(t, stdin, full...)
 }
 
 // balance returns the amount of token held by addr, in its smallest unit.
@@ -121,8 +127,32 @@ func TestWalletRPCTransfersClaimAndVote(t *testing.T) {
 	gasAfter := n.balance(t, n.single, txbuild.GasHash)
 	require.GreaterOrEqual(t, new(big.Int).Sub(gasAfter, gasBefore).Int64(), int64(3000_5000_0000))
 
+	// Several transfers in one transaction; data and a cosigner.
+	out = n.run(t, "", "nep17", "multitransfer", "--wallet-config", n.cfg, "--from", n.multi, "--force", "--await",
+		"GAS:"+n.single+":1", "NEO:"+n.single+":2")
+	requireHalted(t, out)
+	require.Equal(t, big.NewInt(1002), n.balance(t, n.single, txbuild.NeoHash))
+	out = n.run(t, "", "nep17", "transfer", "--wallet-config", n.cfg, "--from", n.multi, "--to", n.single,
+		"--token", "NEO", "--amount", "3", "--force", "--await", "string:hello", "--", n.single+":CalledByEntry")
+	var txJSON struct {
+		Signers []json.RawMessage `json:"signers"`
+	}
+	require.NoError(t, json.Unmarshal(n.r.result("getrawtransaction", requireHalted(t, out).String(), true), &txJSON))
+	require.Len(t, txJSON.Signers, 2)
+	require.Equal(t, big.NewInt(1005), n.balance(t, n.single, txbuild.NeoHash))
+
+	// The wallet's token list.
+	out = n.run(t, "", "nep17", "import", "--wallet-config", n.cfg, "--token", txbuild.GasHash.StringBE())
+	require.Equal(t, "Name:\tGasToken\nSymbol:\tGAS\nHash:\t"+txbuild.GasHash.StringBE()+"\nDecimals: 8\nAddress: "+
+		address.Uint160ToString(txbuild.GasHash)+"\nStandard:\tNEP-17\n", out)
+	require.Equal(t, out, mustRun(t, "", "nep17", "info", "--wallet-config", n.cfg))
+	mustFail(t, n.wallet, "", "NEP-17 token already exists", "nep17", "import", "--wallet-config", n.cfg,
+		"--token", txbuild.GasHash.StringBE(), "-r", n.r.url)
+	mustRun(t, "", "nep17", "remove", "--wallet-config", n.cfg, "--token", "GAS", "--force")
+	require.Empty(t, mustRun(t, "", "nep17", "info", "--wallet-config", n.cfg))
+
 	bal := n.run(t, "", "nep17", "balance", "-a", n.single, "--token", "NEO")
-	require.Equal(t, "Account "+n.single+"\nNEO: NeoToken ("+txbuild.NeoHash.StringBE()+")\n\tAmount : 1000\n", bal[:strings.Index(bal, "\tUpdated")])
+	require.Equal(t, "Account "+n.single+"\nNEO: NeoToken ("+txbuild.NeoHash.StringBE()+")\n\tAmount : 1005\n", bal[:strings.Index(bal, "\tUpdated")])
 	bal = n.run(t, "", "nep17", "balance", "--wallet-config", n.cfg)
 	require.Equal(t, 3, strings.Count(bal, "Account "), bal)
 	require.Contains(t, bal, "GAS: GasToken ("+txbuild.GasHash.StringBE()+")")
@@ -158,10 +188,10 @@ func TestWalletRPCTransfersClaimAndVote(t *testing.T) {
 	requireHalted(t, n.run(t, "", "candidate", "vote", "--wallet-config", n.cfg, "-a", n.multi, "-c", pub, "--force", "--await"))
 	state := n.run(t, "", "candidate", "getstate", "-a", n.multi)
 	require.Contains(t, state, "\tVoted: "+pub+" ("+n.single+")\n")
-	require.Contains(t, state, "\tAmount : "+new(big.Int).Sub(neoBefore, big.NewInt(1000)).String()+"\n")
+	require.Contains(t, state, "\tAmount : "+new(big.Int).Sub(neoBefore, big.NewInt(1005)).String()+"\n")
 	cands, err = n.c.GetCandidates(context.Background())
 	require.NoError(t, err)
-	require.Equal(t, new(big.Int).Sub(neoBefore, big.NewInt(1000)).String(), cands[0].Votes)
+	require.Equal(t, new(big.Int).Sub(neoBefore, big.NewInt(1005)).String(), cands[0].Votes)
 	requireHalted(t, n.run(t, "", "candidate", "unregister", "--wallet-config", n.cfg, "-a", n.single, "--force", "--await"))
 	cands, err = n.c.GetCandidates(context.Background())
 	require.NoError(t, err)
@@ -193,6 +223,10 @@ func TestWalletRPCTransfersClaimAndVote(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(data, &raw))
 	require.Equal(t, txbuild.TransactionType, raw["type"])
+	printed := mustRun(t, "", "sign", "--wallet-config", n.cfg, "-a", n.single, "--in", ctxFile)
+	var shown txbuild.Context
+	require.NoError(t, json.Unmarshal([]byte(printed), &shown))
+	require.Equal(t, h, shown.Tx.Hash())
 	out = n.run(t, "", "sign", "--wallet-config", n.cfg, "-a", n.single, "--in", ctxFile, "--await")
 	require.Equal(t, h, requireHalted(t, out))
 }
