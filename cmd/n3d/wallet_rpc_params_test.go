@@ -120,7 +120,9 @@ func TestParseSigners(t *testing.T) {
 	}
 	// urfave/cli drops the "--"; the raw arguments kept by `wallet` tell
 	// where it was.
-	raw := func(args ...string) context.Context { return context.WithValue(context.Background(), rawArgsKey{}, args) }
+	raw := func(args ...string) context.Context {
+		return context.WithValue(context.Background(), rawArgsKey{}, args)
+	}
 	lead, cos := splitCosigners(raw("nep17", "transfer", "--to", "x", "42", "--", testAddr), []string{"42", testAddr})
 	require.Equal(t, []string{"42"}, lead)
 	require.Equal(t, []string{testAddr}, cos)
