@@ -27,7 +27,7 @@ type diffBlock struct {
 }
 
 // maxDiffReports bounds the mismatches one run reports.
-const maxDiffReports = 2000
+const maxDiffReports = 50
 
 // TestDiffChain restores the chains neo-go 0.120.0 produced under
 // scripts/neogo-diffchain.sh (testdata/neogo-diff/<run>/, or $DIFFCHAIN_DIR)

@@ -287,8 +287,10 @@ func (ic *Context) Execution() state.Execution {
 		if f := ic.vm.FaultException(); f != nil {
 			e.FaultException = f.Error()
 		}
-		return e
 	}
+	// A FAULT keeps the notifications sent so far (those of contexts
+	// unloaded by a caught exception are already gone), as in neo and
+	// neo-go; their consumers (token tracking, RPC) skip FAULTed runs.
 	e.Events = ic.notifications
 	return e
 }

@@ -99,7 +99,10 @@ func (n *NEO) addMethods() {
 	add("registerCandidate", smartcontract.BoolType, 0, stn, echidna, 0, n.registerCandidateMethod, p("pubkey", pk))
 	add("unregisterCandidate", smartcontract.BoolType, 1<<16, st, 0, echidna, n.unregisterCandidateMethod, p("pubkey", pk))
 	add("unregisterCandidate", smartcontract.BoolType, 1<<16, stn, echidna, 0, n.unregisterCandidateMethod, p("pubkey", pk))
-	add("onNEP17Payment", smartcontract.VoidType, 0, stn, echidna, 0, n.onPaymentMethod,
+	// onNEP17Payment costs 1<<15 in the reference Go node (0 in C# neo):
+	// neo-go's gasconsumed of a registration by GAS payment is the one
+	// recorded in pkg/core/chain/testdata/neogo-diff.
+	add("onNEP17Payment", smartcontract.VoidType, 1<<15, stn, echidna, 0, n.onPaymentMethod,
 		p("from", h160), p("amount", intT), p("data", smartcontract.AnyType))
 	add("vote", smartcontract.BoolType, 1<<16, st, 0, echidna, n.voteMethod, p("account", h160), p("voteTo", pk))
 	add("vote", smartcontract.BoolType, 1<<16, stn, echidna, 0, n.voteMethod, p("account", h160), p("voteTo", pk))

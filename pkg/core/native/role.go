@@ -189,7 +189,9 @@ func (s *Designate) designate(ic *interop.Context, r Role, nodes [][]byte) error
 		if err != nil {
 			return err
 		}
-		state = append(state, keysItem(old), keysItem(nodes))
+		// The new list in its sorted (stored) order, as the reference Go
+		// node notifies it (C# neo notifies the argument's order).
+		state = append(state, keysItem(old), keysItem(sorted))
 	}
 	return ic.SendNotification(s.md.Hash, "Designation", stackitem.NewArray(state))
 }
