@@ -39,7 +39,7 @@ func TestHistoricStoreSeek(t *testing.T) {
 		for id := range ids {
 			p := binary.LittleEndian.AppendUint32(storage.STStorage.Bytes(), uint32(id))
 			all := seekAll(t, base, storage.SeekRange{Prefix: p})
-			last := all[len(all)-1].k[5:] // not empty: the longest of the keys in order
+			last := all[len(all)-1].k[5:] // the greatest key: empty only if it is the only one
 			if len(last) == 0 {
 				continue
 			}
