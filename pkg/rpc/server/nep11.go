@@ -18,9 +18,10 @@ import (
 
 // NEP-11 (non-fungible tokens): getnep11balances, getnep11transfers and
 // getnep11properties with neo-go's answers. Balances ask every contract
-// declaring NEP-11 for tokensOf(account) (at most MaxNEP11Tokens tokens in
-// all) and, for divisible tokens, balanceOf(account, id); transfers come
-// from the tracker of tokens.go.
+// declaring NEP-11 for tokensOf(account) (the first MaxNEP11Tokens IDs of
+// each) and, for divisible tokens, balanceOf(account, id), and list at most
+// MaxNEP11Tokens tokens in all (zero balances do not count), as neo-go;
+// transfers come from the tracker of tokens.go.
 
 const stdNEP11 = "NEP-11"
 
@@ -48,7 +49,7 @@ func (s *Server) getNEP11Balances(ps params.Params) (any, *result.Error) {
 		if left <= 0 {
 			break
 		}
-		ids, sym, dec, err := s.nep11Tokens(d, c.Hash, h, left)
+		ids, sym, dec, err := s.nep11Tokens(d, c.Hash, h, s.cfg.RPC.MaxNEP11Tokens)
 		if err != nil || len(ids) == 0 {
 			continue
 		}
