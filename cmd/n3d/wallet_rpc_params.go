@@ -56,6 +56,11 @@ func keepRawArgs(ctx context.Context, cmd *cli.Command) (context.Context, error)
 // splitCosigners splits the positional arguments args of a verb into
 // those before the "--" of the command line and the signers after it.
 func splitCosigners(ctx context.Context, args []string) (lead, cosigners []string) {
+	// A "--" met once flag parsing had stopped (after the first positional
+	// argument) is still there.
+	if i := slices.Index(args, "--"); i >= 0 {
+		return args[:i], args[i+1:]
+	}
 	raw, _ := ctx.Value(rawArgsKey{}).([]string)
 	i := slices.Index(raw, "--")
 	if i < 0 {

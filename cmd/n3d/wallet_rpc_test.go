@@ -129,11 +129,11 @@ func TestWalletRPCTransfersClaimAndVote(t *testing.T) {
 
 	// Several transfers in one transaction; data and a cosigner.
 	out = n.run(t, "", "nep17", "multitransfer", "--wallet-config", n.cfg, "--from", n.multi, "--force", "--await",
-		"GAS:"+n.single+":1", "NEO:"+n.single+":2")
+		"GAS:"+n.single+":1", "NEO:"+n.single+":2", "--", n.single)
 	requireHalted(t, out)
 	require.Equal(t, big.NewInt(1002), n.balance(t, n.single, txbuild.NeoHash))
 	out = n.run(t, "", "nep17", "transfer", "--wallet-config", n.cfg, "--from", n.multi, "--to", n.single,
-		"--token", "NEO", "--amount", "3", "--force", "--await", "string:hello", "--", n.single+":CalledByEntry")
+		"--token", "NEO", "--amount", "3", "--force", "--await", "[", "1", "string:hello", "]", "--", n.single+":CalledByEntry")
 	var txJSON struct {
 		Signers []json.RawMessage `json:"signers"`
 	}
