@@ -67,6 +67,7 @@ func (n *genesisNode) committee(t *testing.T) (util.Uint160, []byte) {
 	return scripts.ScriptHash(verif), verif
 }
 
+// TestAgainstServer reads the genesis state through our server.
 func TestAgainstServer(t *testing.T) {
 	n := startGenesisNode(t)
 	ctx := context.Background()
@@ -98,7 +99,7 @@ func TestAgainstServer(t *testing.T) {
 	require.NoError(t, err)
 	require.Zero(t, zero.Sign())
 
-	acc, verif := n.committee(t)
+	acc, _ := n.committee(t)
 	bs, err := n.c.GetNEP17Balances(ctx, acc)
 	require.NoError(t, err)
 	amounts := map[util.Uint160]string{}
@@ -107,8 +108,45 @@ func TestAgainstServer(t *testing.T) {
 	}
 	require.Equal(t, "100000000", amounts[txbuild.NeoHash])
 
-	// A transfer: its test run HALTs and costs GAS; the network fee of its
-	// witness is positive; sending hands it to SubmitTx.
+	g, err := n.c.GetUnclaimedGas(ctx, acc)
+	require.NoError(t, err)
+	require.Equal(t, acc, g.Address)
+	r, err = n.c.InvokeFunction(ctx, txbuild.NeoHash, "unclaimedGas", []client.Param{
+		{Type: smartcontract.Hash160Type, Value: acc}, {Type: smartcontract.IntegerType, Value: big.NewInt(1)}}, nil)
+	require.NoError(t, err)
+	top, err = r.TopItem()
+	require.NoError(t, err)
+	want, err := top.BigInt()
+	require.NoError(t, err)
+	require.Equal(t, want, g.Unclaimed, "getunclaimedgas is NEO's unclaimedGas at the next block")
+	cands, err := n.c.GetCandidates(ctx)
+	require.NoError(t, err)
+	require.Empty(t, cands)
+	script, err := txbuild.IteratorScript(txbuild.NeoHash, "getAllCandidates", txbuild.DefaultMaxIteratorItems)
+	require.NoError(t, err)
+	r, err = n.c.InvokeScript(ctx, script, nil)
+	require.NoError(t, err)
+	top, err = r.TopItem()
+	require.NoError(t, err)
+	require.Equal(t, stackitem.ArrayT, top.Type(), "the iterator is expanded into an array")
+	require.Empty(t, top.(*stackitem.Array).Items())
+	cs, err := n.c.GetContractState(ctx, txbuild.GasHash)
+	require.NoError(t, err)
+	require.Equal(t, "GasToken", cs.Manifest.Name)
+
+	_, err = n.c.GetApplicationLog(ctx, util.Uint256{1})
+	var re *result.Error
+	require.ErrorAs(t, err, &re)
+	require.EqualValues(t, result.UnknownScriptContainerCode, re.Code)
+}
+
+// TestAgainstServerTransaction: a transfer's test run HALTs and costs
+// GAS, the network fee of its witness is positive, and sending hands it to
+// SubmitTx.
+func TestAgainstServerTransaction(t *testing.T) {
+	n := startGenesisNode(t)
+	ctx := context.Background()
+	acc, verif := n.committee(t)
 	script, err := txbuild.TransferScript([]txbuild.Transfer{{Token: txbuild.NeoHash, From: acc, To: util.Uint160{1}, Amount: big.NewInt(10)}})
 	require.NoError(t, err)
 	signers := []transaction.Signer{{Account: acc, Scopes: transaction.CalledByEntry}}
@@ -127,37 +165,6 @@ func TestAgainstServer(t *testing.T) {
 	require.Equal(t, tx.Hash(), h)
 	require.Len(t, n.submitted, 1)
 	require.Equal(t, tx.Hash(), n.submitted[0].Hash())
-
-	g, err := n.c.GetUnclaimedGas(ctx, acc)
-	require.NoError(t, err)
-	require.Equal(t, acc, g.Address)
-	r, err = n.c.InvokeFunction(ctx, txbuild.NeoHash, "unclaimedGas", []client.Param{
-		{Type: smartcontract.Hash160Type, Value: acc}, {Type: smartcontract.IntegerType, Value: big.NewInt(1)}}, nil)
-	require.NoError(t, err)
-	top, err = r.TopItem()
-	require.NoError(t, err)
-	want, err := top.BigInt()
-	require.NoError(t, err)
-	require.Equal(t, want, g.Unclaimed, "getunclaimedgas is NEO's unclaimedGas at the next block")
-	cands, err := n.c.GetCandidates(ctx)
-	require.NoError(t, err)
-	require.Empty(t, cands)
-	script, err = txbuild.IteratorScript(txbuild.NeoHash, "getAllCandidates", txbuild.DefaultMaxIteratorItems)
-	require.NoError(t, err)
-	r, err = n.c.InvokeScript(ctx, script, nil)
-	require.NoError(t, err)
-	top, err = r.TopItem()
-	require.NoError(t, err)
-	require.Equal(t, stackitem.ArrayT, top.Type(), "the iterator is expanded into an array")
-	require.Empty(t, top.(*stackitem.Array).Items())
-	cs, err := n.c.GetContractState(ctx, txbuild.GasHash)
-	require.NoError(t, err)
-	require.Equal(t, "GasToken", cs.Manifest.Name)
-
-	_, err = n.c.GetApplicationLog(ctx, util.Uint256{1})
-	var re *result.Error
-	require.ErrorAs(t, err, &re)
-	require.EqualValues(t, result.UnknownScriptContainerCode, re.Code)
 }
 
 func TestAgainstServerNEP11(t *testing.T) {
