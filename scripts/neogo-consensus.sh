@@ -197,10 +197,10 @@ heights() {
 	for i in 1 2 3 4; do
 		if [ -n "${PID[$i]:-}" ]; then out+="node$i/${KIND[$i]}=$(height "$i") "; else out+="node$i/${KIND[$i]}=down "; fi
 	done
-	echo "$out"
+	echo "${out% }"
 }
 
-# chaincheck.py check|report|txcount ...: the chain checks over JSON-RPC
+# chaincheck.py check|report|pace|txcount ...: the chain checks over JSON-RPC
 # (one process for all calls).
 write_checker() {
 	cat >"$work/chaincheck.py" <<'EOF'
@@ -246,6 +246,11 @@ def report(port, keyfile, kinds):
     if missing:
         raise SystemExit(f"no block proposed by {sorted(missing)}")
 
+def pace(port, first, last):
+    # The average interval between blocks first-1..last (from timestamps).
+    t0, t1 = (rpc(port, "getblock", i, 1)["time"] for i in (first - 1, last))
+    print(f"blocks {first}..{last}: {(t1 - t0) / 1000 / (last - first + 1):.3f} s per block")
+
 def txcount(port, first, last):
     print(sum(len(rpc(port, "getblock", i, 1)["tx"]) for i in range(first, last + 1)))
 
@@ -253,6 +258,8 @@ if sys.argv[1] == "check":
     check(dict(a.split(":") for a in sys.argv[2:]))
 elif sys.argv[1] == "report":
     report(sys.argv[2], sys.argv[3], sys.argv[4].split())
+elif sys.argv[1] == "pace":
+    pace(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
 else:
     txcount(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
 EOF
@@ -394,7 +401,7 @@ run_topology() {
 		case $s in
 		steady)
 			wait_height "$TARGET_HEIGHT" $((TARGET_HEIGHT * 4 + 60))
-			log "steady: $(heights)"
+			log "steady: $(heights); $(python3 "$work/chaincheck.py" pace "$(rpc_port 1)" 2 "$TARGET_HEIGHT")"
 			check_chains
 			;;
 		txs)
@@ -423,7 +430,8 @@ run_topology() {
 			"$(count 'recovery message' "$i") recovery messages received (n3d only)"
 	done
 	for i in 1 2 3 4; do stop_node "$i"; done
-	mkdir -p "$work/logs-$topo" && cp "$work"/node*/out.log "$work/logs-$topo/" 2>/dev/null || true
+	mkdir -p "$work/logs-$topo"
+	for i in 1 2 3 4; do cp "$work/node$i/out.log" "$work/logs-$topo/node$i-${KIND[$i]}.log"; done
 }
 
 "$NEOGO_BIN" --version | sed -n 1,2p
