@@ -101,16 +101,26 @@ func requireHalted(t *testing.T, out string) util.Uint256 {
 }
 
 // TestWalletRPCTransfersClaimAndVote runs the node verbs against a
-// single-validator privnet: NEO and GAS transfers from the multisig that
-// got the genesis tokens, balances, a claim, candidate registration, a
-// vote and the account state, and a context saved with --out, signed and
-// sent with `wallet sign`.
+// single-validator privnet, step after step on the same chain: NEO and GAS
+// transfers from the multisig that got the genesis tokens, balances, the
+// token list, a claim, candidate registration, a vote and the account
+// state, and a context saved with --out, signed and sent with `wallet sign`.
 func TestWalletRPCTransfersClaimAndVote(t *testing.T) {
 	n := startWalletNode(t, true)
 	require.Eventually(t, func() bool { return n.r.svc.chain.BlockHeight() >= 1 }, 20*time.Second, 10*time.Millisecond)
-
 	neoBefore := n.balance(t, n.multi, txbuild.NeoHash)
 	require.Positive(t, neoBefore.Sign())
+	n.transfers(t, neoBefore)
+	n.tokenList(t)
+	n.balances(t)
+	n.claim(t)
+	n.candidates(t, new(big.Int).Sub(neoBefore, big.NewInt(1005)))
+	n.contextOut(t)
+}
+
+// transfers moves 1005 NEO and 3001.5 GAS from the multisig to the single
+// account in four transactions.
+func (n *walletNode) transfers(t *testing.T, neoBefore *big.Int) {
 	out := n.run(t, "", "nep17", "transfer", "--wallet-config", n.cfg, "--from", n.multi, "--to", n.single,
 		"--token", "NEO", "--amount", "1000", "--force", "--await")
 	requireHalted(t, out)
@@ -121,9 +131,11 @@ func TestWalletRPCTransfersClaimAndVote(t *testing.T) {
 	gasBefore := n.balance(t, n.single, txbuild.GasHash)
 	out = n.run(t, "one\ny\n", "nep17", "transfer", "-w", n.wallet, "--from", n.multi, "--to", n.single,
 		"--token", txbuild.GasHash.String(), "--amount", "3000.5", "--await")
-	require.Contains(t, out, "Network fee: ")
-	require.Contains(t, out, "Total fee: ")
-	requireHalted(t, out[strings.Index(out, "Total fee: "):][strings.Index(out[strings.Index(out, "Total fee: "):], "\n")+1:])
+	fees, result, ok := strings.Cut(out, "Total fee: ")
+	require.True(t, ok, out)
+	require.Contains(t, fees, "Network fee: ")
+	_, result, _ = strings.Cut(result, "\n")
+	requireHalted(t, result)
 	gasAfter := n.balance(t, n.single, txbuild.GasHash)
 	require.GreaterOrEqual(t, new(big.Int).Sub(gasAfter, gasBefore).Int64(), int64(3000_5000_0000))
 
@@ -140,9 +152,11 @@ func TestWalletRPCTransfersClaimAndVote(t *testing.T) {
 	require.NoError(t, json.Unmarshal(n.r.result("getrawtransaction", requireHalted(t, out).String(), true), &txJSON))
 	require.Len(t, txJSON.Signers, 2)
 	require.Equal(t, big.NewInt(1005), n.balance(t, n.single, txbuild.NeoHash))
+}
 
-	// The wallet's token list.
-	out = n.run(t, "", "nep17", "import", "--wallet-config", n.cfg, "--token", txbuild.GasHash.StringBE())
+// tokenList imports GAS into the wallet, prints and removes it.
+func (n *walletNode) tokenList(t *testing.T) {
+	out := n.run(t, "", "nep17", "import", "--wallet-config", n.cfg, "--token", txbuild.GasHash.StringBE())
 	require.Equal(t, "Name:\tGasToken\nSymbol:\tGAS\nHash:\t"+txbuild.GasHash.StringBE()+"\nDecimals: 8\nAddress: "+
 		address.Uint160ToString(txbuild.GasHash)+"\nStandard:\tNEP-17\n", out)
 	require.Equal(t, out, mustRun(t, "", "nep17", "info", "--wallet-config", n.cfg))
@@ -150,14 +164,20 @@ func TestWalletRPCTransfersClaimAndVote(t *testing.T) {
 		"--token", txbuild.GasHash.StringBE(), "-r", n.r.url)
 	mustRun(t, "", "nep17", "remove", "--wallet-config", n.cfg, "--token", "GAS", "--force")
 	require.Empty(t, mustRun(t, "", "nep17", "info", "--wallet-config", n.cfg))
+}
 
+func (n *walletNode) balances(t *testing.T) {
 	bal := n.run(t, "", "nep17", "balance", "-a", n.single, "--token", "NEO")
-	require.Equal(t, "Account "+n.single+"\nNEO: NeoToken ("+txbuild.NeoHash.StringBE()+")\n\tAmount : 1005\n", bal[:strings.Index(bal, "\tUpdated")])
+	head, _, ok := strings.Cut(bal, "\tUpdated")
+	require.True(t, ok, bal)
+	require.Equal(t, "Account "+n.single+"\nNEO: NeoToken ("+txbuild.NeoHash.StringBE()+")\n\tAmount : 1005\n", head)
 	bal = n.run(t, "", "nep17", "balance", "--wallet-config", n.cfg)
 	require.Equal(t, 3, strings.Count(bal, "Account "), bal)
 	require.Contains(t, bal, "GAS: GasToken ("+txbuild.GasHash.StringBE()+")")
+}
 
-	// Claim: the multisig's unclaimed GAS (0.5 GAS a block) is paid out.
+// claim pays out the multisig's unclaimed GAS (0.5 GAS a block).
+func (n *walletNode) claim(t *testing.T) {
 	multi, err := address.StringToUint160(n.multi)
 	require.NoError(t, err)
 	require.Eventually(t, func() bool {
@@ -167,14 +187,15 @@ func TestWalletRPCTransfersClaimAndVote(t *testing.T) {
 	before := n.balance(t, n.multi, txbuild.GasHash)
 	requireHalted(t, n.run(t, "", "claim", "--wallet-config", n.cfg, "-a", n.multi, "--force", "--await"))
 	require.Positive(t, n.balance(t, n.multi, txbuild.GasHash).Cmp(before), "claim did not increase GAS")
+}
 
-	// Candidate registration (GAS transfer to NEO) and a vote for it.
+// candidates registers the validator key (GAS transfer to NEO), votes for
+// it with the multisig's NEO (votes), unregisters it and registers it again
+// with a registerCandidate call.
+func (n *walletNode) candidates(t *testing.T, votes *big.Int) {
 	pub := n.key.PublicKey().String()
 	requireHalted(t, n.run(t, "", "candidate", "register", "--wallet-config", n.cfg, "-a", n.single, "--force", "--await"))
-	cands, err := n.c.GetCandidates(context.Background())
-	require.NoError(t, err)
-	require.Len(t, cands, 1)
-	require.Equal(t, pub, cands[0].PublicKey)
+	require.Equal(t, []string{pub}, n.candidateKeys(t))
 	// An iterator (NEO's getAllCandidates) expanded by a test run.
 	script, err := txbuild.IteratorScript(txbuild.NeoHash, "getAllCandidates", txbuild.DefaultMaxIteratorItems)
 	require.NoError(t, err)
@@ -185,33 +206,43 @@ func TestWalletRPCTransfersClaimAndVote(t *testing.T) {
 	all, ok := top.(*stackitem.Array)
 	require.True(t, ok, "%v", top)
 	require.Len(t, all.Items(), 1)
+
 	requireHalted(t, n.run(t, "", "candidate", "vote", "--wallet-config", n.cfg, "-a", n.multi, "-c", pub, "--force", "--await"))
 	state := n.run(t, "", "candidate", "getstate", "-a", n.multi)
 	require.Contains(t, state, "\tVoted: "+pub+" ("+n.single+")\n")
-	require.Contains(t, state, "\tAmount : "+new(big.Int).Sub(neoBefore, big.NewInt(1005)).String()+"\n")
-	cands, err = n.c.GetCandidates(context.Background())
+	require.Contains(t, state, "\tAmount : "+votes.String()+"\n")
+	cands, err := n.c.GetCandidates(context.Background())
 	require.NoError(t, err)
-	require.Equal(t, new(big.Int).Sub(neoBefore, big.NewInt(1005)).String(), cands[0].Votes)
+	require.Equal(t, votes.String(), cands[0].Votes)
+
 	requireHalted(t, n.run(t, "", "candidate", "unregister", "--wallet-config", n.cfg, "-a", n.single, "--force", "--await"))
-	cands, err = n.c.GetCandidates(context.Background())
-	require.NoError(t, err)
-	require.Empty(t, cands)
+	require.Empty(t, n.candidateKeys(t))
 	// The registerCandidate call pays the price in its system fee.
 	regTx := requireHalted(t, n.run(t, "", "candidate", "register", "--useRegisterCall", "--wallet-config", n.cfg,
 		"-a", n.single, "--force", "--await"))
-	cands, err = n.c.GetCandidates(context.Background())
-	require.NoError(t, err)
-	require.Len(t, cands, 1)
+	require.Equal(t, []string{pub}, n.candidateKeys(t))
 	var regJSON struct {
 		SysFee int64 `json:"sysfee,string"`
 	}
 	require.NoError(t, json.Unmarshal(n.r.result("getrawtransaction", regTx.String(), true), &regJSON))
 	require.Greater(t, regJSON.SysFee, int64(1000_0000_0000), "the system fee covers the registration price")
+}
 
-	// --out saves a signed context instead of sending; `sign` re-signs
-	// it and sends it.
+func (n *walletNode) candidateKeys(t *testing.T) []string {
+	cands, err := n.c.GetCandidates(context.Background())
+	require.NoError(t, err)
+	keys := []string{}
+	for _, c := range cands {
+		keys = append(keys, c.PublicKey)
+	}
+	return keys
+}
+
+// contextOut saves a signed context with --out instead of sending; `sign`
+// prints it, then re-signs and sends it.
+func (n *walletNode) contextOut(t *testing.T) {
 	ctxFile := filepath.Join(t.TempDir(), "tx.json")
-	out = n.run(t, "", "nep17", "transfer", "--wallet-config", n.cfg, "--from", n.single, "--to", n.multi,
+	out := n.run(t, "", "nep17", "transfer", "--wallet-config", n.cfg, "--from", n.single, "--to", n.multi,
 		"--token", "GAS", "--amount", "1", "--out", ctxFile)
 	h, err := util.Uint256DecodeStringBE(strings.TrimSpace(out))
 	require.NoError(t, err)
