@@ -107,6 +107,8 @@ func TestMethodErrors(t *testing.T) {
 		{bad, "getblocknotifications", []any{1, "x"}},
 		{bad, "invokefunctionhistoric", []any{"x", "neotoken", "symbol"}},
 		{bad, "invokescripthistoric", []any{1}},
+		{bad, "getstoragehistoric", []any{"x", 1, "AQ=="}},
+		{bad, "findstoragehistoric", []any{root, 1, "!!"}},
 		{bad, "invokecontractverifyhistoric", []any{top + 1, "neotoken"}},
 		{bad, "getnep11balances", []any{"x"}},
 		{bad, "getnep11transfers", []any{noHash, 0, 1, 1001}},

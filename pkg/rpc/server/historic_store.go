@@ -24,7 +24,7 @@ import (
 type historicStore struct {
 	trie    *mpt.Trie
 	base    storage.Store
-	current []byte // the SYSCurrentBlock record of the state's block
+	current []byte // the SYSCurrentBlock record of the state's block (nil: the chain's)
 }
 
 var _ storage.Store = (*historicStore)(nil)
@@ -34,8 +34,12 @@ var _ storage.Store = (*historicStore)(nil)
 var errHistoricRange = errors.New("rpc: historic storage is read per contract")
 
 // newHistoricStore returns the state after block hdr over trie t (opened
-// at hdr's state root) and the chain's store base.
+// at hdr's state root) and the chain's store base. Without hdr the current
+// block pointer is the chain's (for storage reads only).
 func newHistoricStore(t *mpt.Trie, base storage.Store, hdr *block.Header) (*historicStore, error) {
+	if hdr == nil {
+		return &historicStore{trie: t, base: base}, nil
+	}
 	ptr := storage.NewMemoryStore()
 	if err := dao.New(ptr).StoreAsCurrentBlock(&block.Block{Header: *hdr}); err != nil {
 		return nil, err
@@ -61,7 +65,7 @@ func inTrie(key []byte) (in, whole bool) {
 
 // Get implements storage.Store.
 func (h *historicStore) Get(key []byte) ([]byte, error) {
-	if bytes.Equal(key, storage.SYSCurrentBlock.Bytes()) {
+	if h.current != nil && bytes.Equal(key, storage.SYSCurrentBlock.Bytes()) {
 		return bytes.Clone(h.current), nil
 	}
 	in, whole := inTrie(key)

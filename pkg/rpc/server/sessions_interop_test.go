@@ -92,6 +92,19 @@ func TestInteropRPCExtensions(t *testing.T) {
 		same("invokefunctionhistoric", hash.String(), gasHash, "totalSupply", []any{})
 		same("invokecontractverifyhistoric", h, "0x7f732d9aa2e877a36142344822826721522f2524")
 	}
+	// Historic storage at every root (all heights: no VM involved).
+	for h := range n.chain.BlockHeight() + 1 {
+		sr, err := n.chain.StateRoot(h)
+		require.NoError(t, err)
+		root := sr.Root.String()
+		same("findstoragehistoric", root, gasHash, "FA==")
+		same("findstoragehistoric", root, gasHash, "FA==", 2)
+		same("findstoragehistoric", root, storageHash, "AQ==", 50)
+		same("findstoragehistoric", root, 6, "AQ==")
+		same("getstoragehistoric", root, -6, "Cw==")
+		same("getstoragehistoric", root, "gastoken", "Cw==")
+		same("getstoragehistoric", root, 6, "AQE=")
+	}
 }
 
 // TestInteropSessionExpansion compares the expanded iterators of

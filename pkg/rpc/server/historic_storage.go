@@ -1,0 +1,138 @@
+package server
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/n3d-io/n3d/pkg/core/dao"
+	"github.com/n3d-io/n3d/pkg/mpt"
+	"github.com/n3d-io/n3d/pkg/rpc/params"
+	"github.com/n3d-io/n3d/pkg/rpc/result"
+	"github.com/n3d-io/n3d/pkg/storage"
+)
+
+// getstoragehistoric [root, contract, key] and findstoragehistoric [root,
+// contract, prefix, start?] (neo-go extensions): getstorage and
+// findstorage on the contract storage of a state root, read from the trie.
+// As neo-go, a trie node missing from the store reads as an absent item.
+
+func (s *Server) getStorageHistoric(ps params.Params) (any, *result.Error) {
+	d, rerr := s.stateRootDAO(ps.Value(0))
+	if rerr != nil {
+		return nil, rerr
+	}
+	if len(ps) < 2 {
+		return nil, result.ErrInvalidParams
+	}
+	id, rerr := s.historicContractID(d, ps.Value(1))
+	if rerr != nil {
+		return nil, rerr
+	}
+	key, err := ps.Value(2).GetBytesBase64()
+	if err != nil {
+		return nil, result.ErrInvalidParams
+	}
+	v, err := d.GetStorageItem(id, key)
+	switch {
+	case err == nil:
+		return v, nil
+	case dao.IsNotFound(err) || errors.Is(err, storage.ErrKeyNotFound) || errors.Is(err, mpt.ErrMissingNode):
+		return nil, result.ErrUnknownStorageItem
+	default:
+		return nil, internal("failed to get state item", err)
+	}
+}
+
+func (s *Server) findStorageHistoric(ps params.Params) (any, *result.Error) {
+	d, rerr := s.stateRootDAO(ps.Value(0))
+	if rerr != nil {
+		return nil, rerr
+	}
+	if len(ps) < 3 {
+		return nil, result.ErrInvalidParams
+	}
+	id, rerr := s.historicContractID(d, ps.Value(1))
+	if rerr != nil {
+		return nil, rerr
+	}
+	prefix, err := ps.Value(2).GetBytesBase64()
+	if err != nil {
+		return nil, result.ErrInvalidParams.WithData(fmt.Sprintf("invalid prefix: %s", err))
+	}
+	var start int64
+	if len(ps) > 3 {
+		if start, err = ps.Value(3).GetInt(); err != nil {
+			return nil, paramError("invalid start", err)
+		}
+	}
+	take := int64(s.cfg.RPC.MaxFindStorageResultItems)
+	res := result.FindStorage{Results: []result.KeyValue{}}
+	var i int64
+	err = d.SeekStorage(id, storage.SeekRange{Prefix: prefix}, func(k, v []byte) bool {
+		switch {
+		case i < start:
+		case i < start+take:
+			res.Results = append(res.Results, result.KeyValue{Key: bytes.Clone(k), Value: bytes.Clone(v)})
+		default:
+			res.Truncated = true
+			return false
+		}
+		i++
+		return true
+	})
+	if err != nil && !errors.Is(err, mpt.ErrMissingNode) {
+		return nil, internal("failed to find state items", err)
+	}
+	res.Next = int(i)
+	return res, nil
+}
+
+// stateRootDAO opens the contract storage at a state root parameter.
+func (s *Server) stateRootDAO(p *params.Param) (*dao.DAO, *result.Error) {
+	root, err := p.GetUint256()
+	if err != nil {
+		return nil, result.ErrInvalidParams.WithData("invalid stateroot")
+	}
+	if s.cfg.Ledger.KeepOnlyLatestState {
+		cur, err := s.chain.StateRoot(s.chain.BlockHeight())
+		if err != nil {
+			return nil, internal("failed to get current stateroot", err)
+		}
+		if cur.Root != root {
+			return nil, result.ErrUnsupportedState.WithData(
+				fmt.Sprintf("state-based methods are not supported for old states: %s", errKeepOnlyLatest))
+		}
+	}
+	t, err := s.trieAt(root)
+	if err != nil {
+		return nil, internal("state trie", err)
+	}
+	st, err := newHistoricStore(t, s.chain.DAO().Store(), nil)
+	if err != nil {
+		return nil, internal("state trie", err)
+	}
+	return dao.New(st), nil
+}
+
+// historicContractID resolves a contract id (taken as is), hash, address
+// or native name to its id in the state of d.
+func (s *Server) historicContractID(d *dao.DAO, p *params.Param) (int32, *result.Error) {
+	str, err := p.GetString()
+	if err != nil {
+		return 0, result.ErrInvalidParams
+	}
+	if id, err := strconv.ParseInt(str, 10, 32); err == nil {
+		return int32(id), nil
+	}
+	h, rerr := s.contractHashFromParam(d, p)
+	if rerr != nil {
+		return 0, rerr
+	}
+	c, err := d.GetContract(h)
+	if err != nil {
+		return 0, result.ErrUnknownContract.WithData(fmt.Sprintf("Failed to get historical contract state: %s", err))
+	}
+	return c.ID, nil
+}
