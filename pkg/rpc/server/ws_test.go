@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"net"
 	"net/http"
+	"reflect"
 	"runtime"
 	"strings"
 	"sync/atomic"
@@ -343,4 +345,95 @@ func TestWSChainSubscriptionDropped(t *testing.T) {
 	n.addBlocks(t, 2, 2)
 	m := c.next()
 	require.Equal(t, "block_added", m.Method, string(m.raw))
+}
+
+// TestWSSlowClient: a client that stops reading (small TCP buffers on both
+// sides) overflows its queue; it stays connected and, once it reads again,
+// gets a subsequence of the chain's events in order where every gap
+// (the end included) is marked by event_missed right after it.
+func TestWSSlowClient(t *testing.T) {
+	n := newWSNode(t, "chain50x2", nil)
+	h := n.srv.hub()
+	h.opts.queueSize = 16
+	ref := referenceEvents(t, n.dir)
+	d := websocket.Dialer{NetDialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+		conn, err := (&net.Dialer{}).DialContext(ctx, network, addr)
+		if err == nil {
+			err = conn.(*net.TCPConn).SetReadBuffer(2048)
+		}
+		return conn, err
+	}}
+	conn, resp, err := d.Dial(n.url(), nil)
+	require.NoError(t, err)
+	require.NoError(t, resp.Body.Close())
+	t.Cleanup(func() { _ = conn.Close() })
+	slow := &wsClientConn{t: t, conn: conn}
+	for _, s := range chainStreams {
+		slow.subscribe(s) // answered: the server has registered the client
+	}
+	var server *wsClient
+	h.mu.RLock()
+	for c := range h.mu.clients {
+		server = c
+	}
+	h.mu.RUnlock()
+	require.NoError(t, server.conn.NetConn().(*net.TCPConn).SetWriteBuffer(2048))
+	last := len(n.blocks)
+	fast := n.dial(t)
+	fast.subscribe("block_added", map[string]any{"since": last})
+
+	n.addBlocks(t, 1, last) // the slow client does not read meanwhile
+	require.Equal(t, "block_added", fast.next().Method)
+	require.True(t, h.sync(), "the dispatcher is past the last event")
+
+	got := make(chan wsMessage, 1<<14)
+	go func() {
+		defer close(got)
+		for {
+			_, data, err := conn.ReadMessage()
+			if err != nil {
+				return
+			}
+			var m wsMessage
+			if json.Unmarshal(data, &m) == nil {
+				m.raw = data
+				got <- m
+			}
+		}
+	}()
+	// Once the queue is empty (event_missed included) every event is on
+	// its way, and an answer comes after them all.
+	for deadline := time.Now().Add(wsWait); len(server.queue) > 0 || server.overflown.Load(); time.Sleep(5 * time.Millisecond) {
+		require.False(t, time.Now().After(deadline), "the queue did not drain")
+	}
+	slow.send(`{"jsonrpc":"2.0","id":1,"method":"getblockcount"}`)
+
+	want := ref.all()
+	var missed, matched int
+	next := 0             // the position in want after the last event received
+	sinceMissed := false // an event_missed came after the last event
+	for m := range got {
+		if m.Method == "" { // the answer
+			break
+		}
+		if m.Method == "event_missed" {
+			missed++
+			sinceMissed = true
+			continue
+		}
+		p := decode(t, m.Params[0]).(map[string]any)
+		i := next
+		for ; i < len(want); i++ {
+			if want[i].method == m.Method && reflect.DeepEqual(normalize(want[i].payload), normalize(p)) {
+				break
+			}
+		}
+		require.Less(t, i, len(want), "an event out of order or unknown: %s", m.raw)
+		require.True(t, i == next || sinceMissed, "events %d..%d lost without event_missed right after", next, i-1)
+		next, matched, sinceMissed = i+1, matched+1, false
+	}
+	require.True(t, next == len(want) || sinceMissed, "the last events lost without event_missed")
+	require.Positive(t, missed, "the client overflowed")
+	require.Less(t, matched, len(want))
+	t.Logf("%d of %d events, %d event_missed", matched, len(want), missed)
 }
