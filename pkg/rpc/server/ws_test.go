@@ -410,7 +410,7 @@ func TestWSSlowClient(t *testing.T) {
 
 	want := ref.all()
 	var missed, matched int
-	next := 0             // the position in want after the last event received
+	next := 0            // the position in want after the last event received
 	sinceMissed := false // an event_missed came after the last event
 	for m := range got {
 		if m.Method == "" { // the answer
