@@ -40,16 +40,7 @@ func startWalletNode(t *testing.T, consensus bool) *walletNode {
 	t.Helper()
 	cfg := singleConfig(t, consensus, 100*time.Millisecond)
 	key := validatorKey(t, cfg)
-	w := loadWallet(t, cfg.ApplicationConfiguration.Consensus.UnlockWallet.Path)
-	require.NoError(t, w.DecryptAll("one"))
-	for _, a := range w.Accounts {
-		require.NoError(t, a.Encrypt("one", cheapScrypt))
-	}
-	w.Scrypt = cheapScrypt
-	path := filepath.Join(t.TempDir(), "wallet.json")
-	w.SetPath(path)
-	require.NoError(t, w.Save())
-	w.Close()
+	path := cheapValidatorWallet(t, cfg.ApplicationConfiguration.Consensus.UnlockWallet.Path)
 	verif, err := scripts.MultiSigContract(1, keys.PublicKeys{key.PublicKey()})
 	require.NoError(t, err)
 	r := startNode(t, cfg)
@@ -57,6 +48,23 @@ func startWalletNode(t *testing.T, consensus bool) *walletNode {
 	require.NoError(t, err)
 	return &walletNode{r: r, c: c, wallet: path, cfg: walletConfig(t, path, "one"), key: key,
 		single: key.PublicKey().Address(), multi: scripts.Address(verif)}
+}
+
+// cheapValidatorWallet writes a copy of the validator wallet at path
+// (password "one") with cheap scrypt parameters.
+func cheapValidatorWallet(t *testing.T, path string) string {
+	t.Helper()
+	w := loadWallet(t, path)
+	defer w.Close()
+	require.NoError(t, w.DecryptAll("one"))
+	for _, a := range w.Accounts {
+		require.NoError(t, a.Encrypt("one", cheapScrypt))
+	}
+	w.Scrypt = cheapScrypt
+	out := filepath.Join(t.TempDir(), "wallet.json")
+	w.SetPath(out)
+	require.NoError(t, w.Save())
+	return out
 }
 
 // run runs a wallet command against the node (-r goes before the first
