@@ -136,7 +136,7 @@ func (c *walletCtx) signers(w *wallet.Wallet, sender *wallet.Account, scope tran
 	}
 	out := []txbuild.Signer{first}
 	for i, s := range cosigners {
-		if s.Account == first.Signer.Account {
+		if s.Account == first.Account {
 			out[0].Signer = s
 			continue
 		}
@@ -148,10 +148,10 @@ func (c *walletCtx) signers(w *wallet.Wallet, sender *wallet.Account, scope tran
 		if err := c.unlock(w, acc, cfgPass); err != nil {
 			return nil, err
 		}
-		out = append(out, txbuild.Signer{Signer: s, Account: acc})
+		out = append(out, txbuild.Signer{Signer: s, WalletAccount: acc})
 	}
 	for i := range out {
-		ks, err := c.memberKeys(w, out[i].Account, cfgPass)
+		ks, err := c.memberKeys(w, out[i].WalletAccount, cfgPass)
 		if err != nil {
 			return nil, err
 		}
@@ -257,10 +257,10 @@ func (c *walletCtx) makeAndSendWithFees(s *rpcSession, script []byte, signers []
 // its key is open, and prints the hash.
 func (c *walletCtx) saveContext(tx *transaction.Transaction, magic uint32, sender txbuild.Signer, path string) error {
 	pc := txbuild.NewContext(magic, tx)
-	acc := sender.Account
+	acc := sender.WalletAccount
 	if k := acc.PrivateKey(); k != nil && acc.CanSign() {
 		sig := k.Sign(tx.SignData(magic))
-		if err := pc.AddSignature(sender.Signer.Account, acc.Contract, k.PublicKey(), sig); err != nil {
+		if err := pc.AddSignature(sender.Account, acc.Contract, k.PublicKey(), sig); err != nil {
 			return fmt.Errorf("can't add signature: %w", err)
 		}
 	}

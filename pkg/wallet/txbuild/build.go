@@ -41,9 +41,9 @@ type Node interface {
 // Signer is a transaction signer and the wallet account that witnesses it.
 type Signer struct {
 	transaction.Signer
-	// Account holds the verification contract and, once decrypted, the
-	// key.
-	Account *wallet.Account
+	// WalletAccount holds the verification contract and, once decrypted,
+	// the key.
+	WalletAccount *wallet.Account
 	// Keys are further decrypted keys of a multisig account's members
 	// (other accounts of the wallet).
 	Keys []*keys.PrivateKey
@@ -108,11 +108,11 @@ func (b *Builder) Make(ctx context.Context, script []byte, signers []Signer, fee
 		Witnesses:       make([]transaction.Witness, len(signers)),
 	}
 	for i, s := range signers {
-		if s.Account == nil || s.Account.Contract == nil {
+		if s.WalletAccount == nil || s.WalletAccount.Contract == nil {
 			return nil, fmt.Errorf("%w: signer %d has no contract", ErrCannotSign, i)
 		}
-		if !s.Account.Contract.Deployed {
-			tx.Witnesses[i].VerificationScript = s.Account.Contract.Script
+		if !s.WalletAccount.Contract.Deployed {
+			tx.Witnesses[i].VerificationScript = s.WalletAccount.Contract.Script
 		}
 	}
 	net, err := b.Node.CalculateNetworkFee(ctx, tx)
@@ -141,16 +141,16 @@ func Sign(tx *transaction.Transaction, magic uint32, signers []Signer) error {
 	data := tx.SignData(magic)
 	ws := make([]transaction.Witness, len(signers))
 	for i, s := range signers {
-		if s.Account == nil || s.Account.Contract == nil || s.Account.Address == "" {
+		if s.WalletAccount == nil || s.WalletAccount.Contract == nil || s.WalletAccount.Address == "" {
 			return fmt.Errorf("%w: signer %d has no contract", ErrCannotSign, i)
 		}
 		inv, err := invocation(s, data)
 		if err != nil {
-			return fmt.Errorf("signer %d (%s): %w", i, s.Account.Address, err)
+			return fmt.Errorf("signer %d (%s): %w", i, s.WalletAccount.Address, err)
 		}
 		ws[i].InvocationScript = inv
-		if !s.Account.Contract.Deployed {
-			ws[i].VerificationScript = s.Account.Contract.Script
+		if !s.WalletAccount.Contract.Deployed {
+			ws[i].VerificationScript = s.WalletAccount.Contract.Script
 		}
 	}
 	tx.Witnesses = ws
@@ -160,7 +160,7 @@ func Sign(tx *transaction.Transaction, magic uint32, signers []Signer) error {
 
 // invocation returns the invocation script of one signer.
 func invocation(s Signer, data []byte) ([]byte, error) {
-	c := s.Account.Contract
+	c := s.WalletAccount.Contract
 	if c.Deployed {
 		if len(c.Parameters) != 0 {
 			return nil, fmt.Errorf("%w: deployed contract with parameters", ErrCannotSign)
@@ -168,7 +168,7 @@ func invocation(s Signer, data []byte) ([]byte, error) {
 		return []byte{}, nil
 	}
 	avail := s.Keys
-	if k := s.Account.PrivateKey(); k != nil && s.Account.CanSign() {
+	if k := s.WalletAccount.PrivateKey(); k != nil && s.WalletAccount.CanSign() {
 		avail = append([]*keys.PrivateKey{k}, avail...)
 	}
 	if pub, ok := scripts.ParseSignatureContract(c.Script); ok {
@@ -216,5 +216,5 @@ func AccountSigner(acc *wallet.Account, scope transaction.WitnessScope) (Signer,
 	if err != nil {
 		return Signer{}, err
 	}
-	return Signer{Signer: transaction.Signer{Account: h, Scopes: scope}, Account: acc}, nil
+	return Signer{Signer: transaction.Signer{Account: h, Scopes: scope}, WalletAccount: acc}, nil
 }

@@ -147,7 +147,7 @@ func TestSignStandardAndMultisig(t *testing.T) {
 
 	// An account whose key is not open cannot sign.
 	locked := &wallet.Account{Address: single.Address, Contract: single.Contract}
-	require.ErrorIs(t, Sign(tx, testMagic, []Signer{{Signer: tx.Signers[0], Account: locked}, signers[1]}), ErrCannotSign)
+	require.ErrorIs(t, Sign(tx, testMagic, []Signer{{Signer: tx.Signers[0], WalletAccount: locked}, signers[1]}), ErrCannotSign)
 }
 
 func TestTransferScript(t *testing.T) {
