@@ -48,21 +48,32 @@ type p256Comb struct {
 // 256-bit scalar can carry into bit 256.
 func combWindows(bits uint) int { return int((256 + bits) / bits) }
 
-// newP256Comb builds the table of p with the given window size.
+// newP256Comb builds the table of p with the given window size. The window
+// bases 2^(bits·w)·p are made affine first (one inversion for all), so the
+// rows d·base are built with mixed additions; then the whole table is made
+// affine with one more inversion.
 func newP256Comb(p *p256Jac, bits uint) *p256Comb {
 	t := &p256Comb{bits: bits, entries: 1 << (bits - 1)}
 	windows := combWindows(bits)
-	jac := make([]p256Jac, windows*t.entries)
-	base := *p
-	for w := range windows {
-		row := jac[w*t.entries : (w+1)*t.entries]
-		row[0] = base
-		row[1].double(&base)
-		for d := 2; d < t.entries; d++ {
-			row[d].add(&row[d-1], &base)
+	bases := make([]p256Jac, windows)
+	bases[0] = *p
+	for w := 1; w < windows; w++ {
+		bases[w] = bases[w-1]
+		for range bits {
+			bases[w].double(&bases[w])
 		}
-		// 2^bits·base = 2·(2^(bits-1)·base), the row's last entry.
-		base.double(&row[t.entries-1])
+	}
+	affine := make([]p256Affine, windows)
+	p256BatchAffine(affine, bases)
+	jac := make([]p256Jac, windows*t.entries)
+	for w := range windows {
+		b := &affine[w]
+		row := jac[w*t.entries : (w+1)*t.entries]
+		row[0].setAffine(&b.x, &b.y)
+		row[1].double(&row[0])
+		for d := 2; d < t.entries; d++ {
+			row[d].addAffine(&row[d-1], &b.x, &b.y)
+		}
 	}
 	t.points = make([]p256Affine, len(jac))
 	p256BatchAffine(t.points, jac)
