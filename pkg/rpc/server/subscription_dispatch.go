@@ -97,6 +97,7 @@ type dispatcher struct {
 	chainSub  *chain.Subscription
 	poolSub   *mempool.Subscription
 	pendingTx *transaction.Transaction
+	targets   []*wsClient // publish's scratch list
 }
 
 // dispatch runs until the hub closes.
@@ -202,10 +203,10 @@ func (d *dispatcher) onChain(ev *chain.Event) {
 	case chain.EventExecution:
 		r := ev.Execution
 		isTx := d.pendingTx != nil && d.pendingTx.Hash() == r.Container
-		d.h.publish(&subEvent{id: eventExecution, exec: r})
+		d.publish(&subEvent{id: eventExecution, exec: r})
 		if !isTx || r.VMState == vm.HaltState {
 			for i := range r.Events {
-				d.h.publish(&subEvent{id: eventNotification, notification: &r.Events[i], container: r.Container})
+				d.publish(&subEvent{id: eventNotification, notification: &r.Events[i], container: r.Container})
 			}
 		}
 		if isTx {
@@ -213,14 +214,14 @@ func (d *dispatcher) onChain(ev *chain.Event) {
 		}
 	case chain.EventBlock:
 		d.flushTx()
-		d.h.publish(&subEvent{id: eventHeader, block: ev.Block})
-		d.h.publish(&subEvent{id: eventBlock, block: ev.Block})
+		d.publish(&subEvent{id: eventHeader, block: ev.Block})
+		d.publish(&subEvent{id: eventBlock, block: ev.Block})
 	}
 }
 
 func (d *dispatcher) flushTx() {
 	if d.pendingTx != nil {
-		d.h.publish(&subEvent{id: eventTransaction, tx: d.pendingTx})
+		d.publish(&subEvent{id: eventTransaction, tx: d.pendingTx})
 		d.pendingTx = nil
 	}
 }
@@ -230,28 +231,33 @@ func (d *dispatcher) onPool(ev *mempool.Event) {
 	if ev.Kind == mempool.TransactionRemoved {
 		typ = result.MempoolRemoved
 	}
-	d.h.publish(&subEvent{id: eventMempool, tx: ev.Tx, poolType: typ})
+	d.publish(&subEvent{id: eventMempool, tx: ev.Tx, poolType: typ})
 }
 
 // publish queues e for every client with a matching feed; the message is
-// encoded once, and only when some client takes it.
-func (h *wsHub) publish(e *subEvent) {
-	var msg *websocket.PreparedMessage
+// encoded once, outside the lock, and only when some client takes it.
+func (d *dispatcher) publish(e *subEvent) {
+	h := d.h
+	d.targets = d.targets[:0]
 	h.mu.RLock()
-	defer h.mu.RUnlock()
 	for c := range h.mu.clients {
-		if c.overflown.Load() || !c.wants(e) {
-			continue
+		if !c.overflown.Load() && c.wants(e) {
+			d.targets = append(d.targets, c)
 		}
-		if msg == nil {
-			var err error
-			if msg, err = e.message(); err != nil {
-				h.log.Error("websocket event not sent", zap.Error(err))
-				return
-			}
-		}
-		c.send(msg)
 	}
+	h.mu.RUnlock()
+	if len(d.targets) == 0 {
+		return
+	}
+	msg, err := e.message()
+	if err != nil {
+		h.log.Error("websocket event not sent", zap.Error(err))
+		return
+	}
+	for _, c := range d.targets {
+		c.send(msg) // a client gone meanwhile has nobody reading its queue: harmless
+	}
+	clear(d.targets)
 }
 
 // missedAll tells the clients with a feed of a stream in which that

@@ -47,7 +47,7 @@ func (poolLedger) GASBalance(util.Uint160) (*big.Int, error) {
 
 // newWSNode opens chain name at genesis; tweak adjusts the server's
 // configuration.
-func newWSNode(t *testing.T, name string, tweak func(*Config)) *wsNode {
+func newWSNode(t testing.TB, name string, tweak func(*Config)) *wsNode {
 	t.Helper()
 	dir := conformance.Dir(t, "chains", name)
 	cfg, err := config.LoadFile(filepath.Join(dir, "protocol.yml"), "")
@@ -85,7 +85,7 @@ func newWSNode(t *testing.T, name string, tweak func(*Config)) *wsNode {
 }
 
 // addBlocks adds the reference blocks with indexes from..to.
-func (n *wsNode) addBlocks(t *testing.T, from, to int) {
+func (n *wsNode) addBlocks(t testing.TB, from, to int) {
 	t.Helper()
 	for i := from; i <= to; i++ {
 		require.NoError(t, n.chain.AddBlock(n.blocks[i-1]), "block %d", i)

@@ -271,6 +271,7 @@ func TestWSOverflow(t *testing.T) {
 	require.Empty(t, c.queue)
 
 	// publish skips an overflown client and matches the others' feeds.
+	d := &dispatcher{h: h}
 	h.mu.Lock()
 	h.mu.clients[c] = struct{}{}
 	h.mu.Unlock()
@@ -279,12 +280,12 @@ func TestWSOverflow(t *testing.T) {
 		delete(h.mu.clients, c)
 		h.mu.Unlock()
 	}()
-	h.publish(&subEvent{id: eventHeader, block: n.blocks[0]})
+	d.publish(&subEvent{id: eventHeader, block: n.blocks[0]})
 	require.Empty(t, c.queue, "no header feed")
-	h.publish(&subEvent{id: eventBlock, block: n.blocks[0]})
+	d.publish(&subEvent{id: eventBlock, block: n.blocks[0]})
 	require.Len(t, c.queue, 1)
 	c.overflown.Store(true)
-	h.publish(&subEvent{id: eventBlock, block: n.blocks[1]})
+	d.publish(&subEvent{id: eventBlock, block: n.blocks[1]})
 	require.Len(t, c.queue, 1)
 }
 
@@ -436,4 +437,32 @@ func TestWSSlowClient(t *testing.T) {
 	require.Positive(t, missed, "the client overflowed")
 	require.Less(t, matched, len(want))
 	t.Logf("%d of %d events, %d event_missed", matched, len(want), missed)
+}
+
+// BenchmarkPublishBlock: one block_added event (a testblocks block with a
+// contract deployment) to 64 clients: matched, encoded once, queued.
+func BenchmarkPublishBlock(b *testing.B) {
+	n := newWSNode(b, "testblocks", nil)
+	h := n.srv.hub()
+	d := &dispatcher{h: h}
+	clients := make([]*wsClient, 64)
+	h.mu.Lock()
+	for i := range clients {
+		clients[i] = &wsClient{queue: make(chan *websocket.PreparedMessage, 1), feeds: []feed{{event: eventBlock}}}
+		h.mu.clients[clients[i]] = struct{}{}
+	}
+	h.mu.Unlock()
+	b.Cleanup(func() { // before the hub's close, which would disconnect them
+		h.mu.Lock()
+		clear(h.mu.clients)
+		h.mu.Unlock()
+	})
+	ev := &subEvent{id: eventBlock, block: n.blocks[1]}
+	b.ReportAllocs()
+	for b.Loop() {
+		d.publish(ev)
+		for _, c := range clients {
+			<-c.queue
+		}
+	}
 }
