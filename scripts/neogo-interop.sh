@@ -45,7 +45,7 @@ if [ "$INTEROP_BLOCKS" -gt 0 ]; then
 	export INTEROP_PROTOCOL=$work/privnet.yml INTEROP_ACC=$work/generated.acc
 fi
 rc=0
-$GO test -tags interop -count=1 -timeout 20m -run Interop -v ./pkg/network/ >"$work/test.log" 2>&1 || rc=$?
+$GO test -tags interop -count=1 -timeout 20m -run Interop -v ./pkg/network/ ./pkg/rpc/server/ >"$work/test.log" 2>&1 || rc=$?
 grep -v 'logger.go' "$work/test.log" | grep -E '^(=== RUN|--- |PASS|FAIL|ok|\s+interop_test)' || true
 if [ "$rc" -ne 0 ]; then
 	echo "interop FAILED; the last lines of the test log:"

@@ -68,10 +68,9 @@ func (s *Server) getVersion(params.Params) (any, *result.Error) {
 			RemoveUntraceableBlocks: s.cfg.Ledger.RemoveUntraceableBlocks,
 		},
 		RPC: result.RPC{
-			MaxIteratorResultItems: s.cfg.RPC.MaxIteratorResultItems,
-			// Iterator sessions are not supported: iterators are always
-			// dumped into the result (see docs/rpc.md).
-			SessionEnabled: false,
+			MaxIteratorResultItems:  s.cfg.RPC.MaxIteratorResultItems,
+			SessionEnabled:          s.cfg.RPC.SessionEnabled,
+			SessionExpansionEnabled: s.cfg.RPC.SessionExpansionEnabled,
 		},
 	}, nil
 }

@@ -151,7 +151,7 @@ func (s *Server) findStorage(ps params.Params) (any, *result.Error) {
 		}
 	}
 	take := int64(s.cfg.RPC.MaxFindStorageResultItems)
-	res := &result.FindStorage{}
+	res := &result.FindStorage{Results: []result.KeyValue{}} // "results":[] when empty, as neo-go
 	var i int64
 	err = d.SeekStorage(id, storage.SeekRange{Prefix: prefix}, func(k, v []byte) bool {
 		switch {

@@ -22,7 +22,8 @@ func TestGovernance(t *testing.T) {
 }
 
 // TestGetVersion compares everything but what depends on the node: nonce,
-// user agent, port, and the session setting (sessions are not supported).
+// user agent and port (the session settings are the configuration's, the
+// same as the reference node's).
 func TestGetVersion(t *testing.T) {
 	forChains(t, func(t *testing.T, n *testNode) {
 		ref := decode(t, mustRead(t, filepath.Join(n.dir, "version.json"))).(map[string]any)
@@ -34,8 +35,7 @@ func TestGetVersion(t *testing.T) {
 			delete(got, k)
 			delete(ref, k)
 		}
-		require.Equal(t, false, got["rpc"].(map[string]any)["sessionenabled"])
-		got["rpc"].(map[string]any)["sessionenabled"] = ref["rpc"].(map[string]any)["sessionenabled"]
+		require.Equal(t, n.cfg.ApplicationConfiguration.RPC.SessionEnabled, got["rpc"].(map[string]any)["sessionenabled"])
 		require.Equal(t, ref, got)
 	})
 }

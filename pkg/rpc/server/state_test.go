@@ -120,6 +120,9 @@ func TestFindStorage(t *testing.T) {
 				next = r.Next
 			}
 			require.Equal(t, len(items), len(got), "contract %d", id)
+			// Nothing found is an empty list, as neo-go answers.
+			none := n.result(t, "findstorage", h, base64.StdEncoding.EncodeToString([]byte("\xff\xff\xffnone")))
+			require.Contains(t, string(none), `"results":[]`)
 			for i := range items {
 				require.Equal(t, items[i].Key, got[i].Key)
 				require.Equal(t, items[i].Value, got[i].Value)
