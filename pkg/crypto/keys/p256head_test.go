@@ -132,8 +132,9 @@ func TestHeadVerifiers(t *testing.T) {
 	}
 }
 
-// BenchmarkVerifyVsHead measures each verifier against HEAD's in the same
-// process, old and new alternating under -count. Besides the mean it
+// BenchmarkVerifyVsHead measures each verifier (and building a hot key's
+// table) against HEAD's in the same process, old and new alternating under
+// -count. Besides the mean it
 // reports the fastest single verification (min-ns/op), which a loaded
 // machine disturbs much less.
 func BenchmarkVerifyVsHead(b *testing.B) {
@@ -153,6 +154,8 @@ func BenchmarkVerifyVsHead(b *testing.B) {
 		{"key=hot/impl=new", func() bool { return p256Verify(tab, sig, d[:]) }},
 		{"key=cold/impl=head", func() bool { return headColdVerify(pub, sig, d[:]) }},
 		{"key=cold/impl=new", func() bool { return p256VerifyNistec(pub.hot.nq, sig, d[:]) }},
+		{"key=table/impl=head", func() bool { return newHeadTable(b, pub.UncompressedBytes()) != nil }},
+		{"key=table/impl=new", func() bool { return newP256Comb(pointOf(pub), combBitsQ) != nil }},
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {

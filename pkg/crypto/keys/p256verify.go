@@ -19,7 +19,7 @@ import (
 // conversions) is saved.
 const (
 	hotThreshold = 16
-	maxHotTables = 64
+	maxHotTables = 128
 )
 
 // liveTables counts built hot-key tables not yet collected.
