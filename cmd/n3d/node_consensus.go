@@ -12,6 +12,8 @@ import (
 	"github.com/n3d-io/n3d/pkg/core/block"
 	"github.com/n3d-io/n3d/pkg/core/chain"
 	"github.com/n3d-io/n3d/pkg/core/mempool"
+	"github.com/n3d-io/n3d/pkg/core/native"
+	"github.com/n3d-io/n3d/pkg/core/native/neostate"
 	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
 	"github.com/n3d-io/n3d/pkg/network/payload"
@@ -59,11 +61,54 @@ func nextValidators(svc *services) (keys.PublicKeys, error) {
 	if err != nil {
 		return nil, err
 	}
+	return publicKeys(raw)
+}
+
+// neoVotersCountKey is the key of NEO's storage item holding the amount of
+// NEO that votes (the reference's Prefix_VotersCount).
+var neoVotersCountKey = []byte{1}
+
+// electedValidators are the validators the current votes elect: NEO's
+// ComputeNextBlockValidators, i.e. the committee a refresh at the next
+// block elects (pkg/core/native keeps the election unexported; its parts
+// are not), its first ValidatorsCount members sorted by key. At a
+// committee refresh height they give the proposal's NextConsensus.
+func electedValidators(c *chain.Chain, neo *native.NEO) (keys.PublicKeys, error) {
+	p := c.Config()
+	standby, err := keys.NewPublicKeysFromStrings(p.StandbyCommittee)
+	if err != nil {
+		return nil, fmt.Errorf("standby committee: %w", err)
+	}
+	raw := make([][]byte, len(standby))
+	for i, k := range standby {
+		raw[i] = k.Bytes()
+	}
+	index := c.BlockHeight() + 1 // the block whose persisting re-elects
+	d := c.DAO().Private()
+	voters, err := d.GetBigInt(neo.Metadata().ID, neoVotersCountKey)
+	var cands neostate.Committee
+	if err == nil {
+		cands, err = neo.Candidates(d)
+	}
+	if err = errors.Join(err, d.Discard()); err != nil {
+		return nil, err
+	}
+	size := p.CommitteeSize(index)
+	if len(raw) < size {
+		return nil, fmt.Errorf("standby committee: %d keys for %d seats", len(raw), size)
+	}
+	elected := neostate.ElectCommittee(cands, voters, raw, size)
+	return publicKeys(neostate.NextValidators(elected, int(p.ValidatorsCountAt(index+1))))
+}
+
+func publicKeys(raw [][]byte) (keys.PublicKeys, error) {
 	out := make(keys.PublicKeys, len(raw))
 	for i, b := range raw {
-		if out[i], err = keys.NewPublicKeyFromBytes(b); err != nil {
+		k, err := keys.NewPublicKeyFromBytes(b)
+		if err != nil {
 			return nil, err
 		}
+		out[i] = k
 	}
 	return out, nil
 }
@@ -124,11 +169,14 @@ func addAgreedBlock(c *chain.Chain, b *block.Block) error {
 func (n *node) newConsensus(svc *services, ks []*keys.PrivateKey) (*consensus.Service, error) {
 	c, log := svc.chain, n.log.Named("consensus")
 	cs, err := consensus.New(consensus.Config{
-		Logger:                  log,
-		Protocol:                n.cfg.ProtocolConfiguration,
-		Keys:                    ks,
-		Ledger:                  c,
-		NextBlockValidators:     func() (keys.PublicKeys, error) { return nextValidators(svc) },
+		Logger:              log,
+		Protocol:            n.cfg.ProtocolConfiguration,
+		Keys:                ks,
+		Ledger:              c,
+		NextBlockValidators: func() (keys.PublicKeys, error) { return nextValidators(svc) },
+		ComputeNextBlockValidators: func() (keys.PublicKeys, error) {
+			return electedValidators(c, svc.natives.Governance.NEO)
+		},
 		TimePerBlock:            func() time.Duration { return blockTime(svc, log) },
 		GetVerifiedTransactions: func() []*transaction.Transaction { return proposable(c, svc.pool) },
 		GetPooledTransaction:    svc.pool.TryGet,

@@ -9,8 +9,13 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/n3d-io/n3d/pkg/core/chain"
+	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
+	"github.com/n3d-io/n3d/pkg/smartcontract/callflag"
+	"github.com/n3d-io/n3d/pkg/smartcontract/scripts"
 	"github.com/n3d-io/n3d/pkg/storage"
+	"github.com/n3d-io/n3d/pkg/vm/emit"
+	"github.com/n3d-io/n3d/pkg/vm/opcode"
 )
 
 // generatedChain is the single-validator privnet with blocks made by
@@ -50,4 +55,78 @@ func TestAddAgreedBlock(t *testing.T) {
 	err = addAgreedBlock(c, other)
 	require.ErrorIs(t, err, chain.ErrAlreadyExists, "another block at the height")
 	require.Equal(t, uint32(1), c.BlockHeight())
+}
+
+func keyStrings(ks ...*keys.PublicKey) []string {
+	out := make([]string, len(ks))
+	for i, k := range ks {
+		out[i] = k.String()
+	}
+	return out
+}
+
+// voteTx registers cand as a candidate and votes for it with the single
+// validator's 1-of-1 multisig account (which holds the genesis NEO): the
+// account and the candidate both sign.
+func voteTx(t *testing.T, svc *services, key, cand *keys.PrivateKey) *transaction.Transaction {
+	t.Helper()
+	verif, err := scripts.MultiSigContract(1, keys.PublicKeys{key.PublicKey()})
+	require.NoError(t, err)
+	from := scripts.ScriptHash(verif)
+	neo := svc.natives.Governance.NEO.Metadata().Hash
+	pub := cand.PublicKey().Bytes()
+	script, err := emit.NewBuilder().
+		AppCall(neo, "registerCandidate", byte(callflag.All), pub).Opcodes(opcode.ASSERT).
+		AppCall(neo, "vote", byte(callflag.All), from, pub).Opcodes(opcode.ASSERT).Script()
+	require.NoError(t, err)
+	tx := &transaction.Transaction{Nonce: 42, SystemFee: 1001_0000_0000, NetworkFee: 1_0000_0000,
+		ValidUntilBlock: svc.chain.BlockHeight() + 100, Script: script,
+		Signers: []transaction.Signer{{Account: from, Scopes: transaction.CalledByEntry},
+			{Account: cand.PublicKey().ScriptHash(), Scopes: transaction.CalledByEntry}}}
+	data := tx.SignData(uint32(svc.chain.Config().Magic))
+	push := func(k *keys.PrivateKey) []byte { return append([]byte{byte(opcode.PUSHDATA1), 64}, k.Sign(data)...) }
+	tx.Witnesses = []transaction.Witness{{InvocationScript: push(key), VerificationScript: verif},
+		{InvocationScript: push(cand), VerificationScript: cand.PublicKey().VerificationScript()}}
+	tx.InvalidateCache()
+	return tx
+}
+
+// At a committee refresh height the proposal's NextConsensus is the
+// address of the validators the votes elect (NEO's
+// ComputeNextBlockValidators), as neo-go and the C# node compute it; with
+// the current validators instead, mixed validators sign different headers
+// once votes change the set. On the single-validator privnet every block
+// refreshes the committee: a vote for a new candidate makes it the
+// validator of the block after the next.
+func TestNextConsensusFollowsVotes(t *testing.T) {
+	cfg := singleConfig(t, true, 200*time.Millisecond)
+	key := validatorKey(t, cfg)
+	r := startNode(t, cfg)
+	c, neo := r.svc.chain, r.svc.natives.Governance.NEO
+	cand, err := keys.NewPrivateKey()
+	require.NoError(t, err)
+
+	elected, err := electedValidators(c, neo)
+	require.NoError(t, err)
+	require.Equal(t, keyStrings(key.PublicKey()), keyStrings(elected...), "no votes: the standby validator")
+
+	tx := voteTx(t, r.svc, key, cand)
+	r.result("sendrawtransaction", txBase64(t, tx))
+	var height uint32
+	require.Eventually(t, func() bool {
+		_, h, err := c.GetTransaction(tx.Hash())
+		height = h
+		return err == nil
+	}, 20*time.Second, 10*time.Millisecond, "the vote was not included")
+	require.Eventually(t, func() bool { return c.BlockHeight() > height }, 20*time.Second, 10*time.Millisecond,
+		"no block after the vote")
+
+	next, err := c.GetBlockByIndex(height + 1)
+	require.NoError(t, err)
+	want, err := scripts.DefaultMultiSigContract(keys.PublicKeys{cand.PublicKey()})
+	require.NoError(t, err)
+	require.Equal(t, scripts.ScriptHash(want), next.NextConsensus, "NextConsensus of block %d", next.Index)
+	vals, err := nextValidators(r.svc)
+	require.NoError(t, err)
+	require.Equal(t, keyStrings(cand.PublicKey()), keyStrings(vals...))
 }
