@@ -151,8 +151,11 @@ func registerPrice(s *rpcSession) (int64, error) {
 		return 0, err
 	}
 	n, err := it.BigInt()
-	if err != nil || !n.IsInt64() {
-		return 0, fmt.Errorf("%w: register price %v", client.ErrStack, it)
+	if err != nil {
+		return 0, fmt.Errorf("%w: register price: %w", client.ErrStack, err)
+	}
+	if !n.IsInt64() {
+		return 0, fmt.Errorf("%w: register price %v", client.ErrStack, n)
 	}
 	return n.Int64(), nil
 }
@@ -172,7 +175,7 @@ func voteCandidate(ctx context.Context, c *walletCtx) error {
 	if s := c.cmd.String("candidate"); s != "" {
 		k, err := keys.NewPublicKeyFromString(s)
 		if err != nil {
-			return fmt.Errorf("invalid public key: '%s'", s)
+			return fmt.Errorf("invalid public key: '%s': %w", s, err)
 		}
 		to = k.Bytes()
 	}
@@ -244,8 +247,11 @@ func parseNEOState(it stackitem.Item) (*neoState, error) {
 	}
 	st.balance = b
 	hgt, err := items[1].BigInt()
-	if err != nil || !hgt.IsUint64() {
-		return nil, fmt.Errorf("%w: balance height %v", client.ErrStack, items[1])
+	if err != nil {
+		return nil, fmt.Errorf("%w: balance height: %w", client.ErrStack, err)
+	}
+	if !hgt.IsUint64() {
+		return nil, fmt.Errorf("%w: balance height %v", client.ErrStack, hgt)
 	}
 	st.height = hgt.Uint64()
 	if items[2].Type() != stackitem.AnyT {

@@ -301,7 +301,7 @@ func nep17MultiTransfer(ctx context.Context, c *walletCtx) error {
 		}
 		to, err := address.StringToUint160(parts[1])
 		if err != nil {
-			return fmt.Errorf("invalid address: '%s'", parts[1])
+			return fmt.Errorf("invalid address: '%s': %w", parts[1], err)
 		}
 		amount, err := parseAmount(parts[2], tok.Decimals)
 		if err != nil {

@@ -158,8 +158,11 @@ func tokenInfo(ctx context.Context, c *client.Client, h util.Uint160, standard s
 		return nil, fmt.Errorf("symbol: %w", err)
 	}
 	dec, err := r.Stack[1].BigInt()
-	if err != nil || !dec.IsInt64() || dec.Sign() < 0 || dec.Int64() > maxDecimals {
-		return nil, fmt.Errorf("bad decimals %v", r.Stack[1])
+	if err != nil {
+		return nil, fmt.Errorf("decimals: %w", err)
+	}
+	if !dec.IsInt64() || dec.Sign() < 0 || dec.Int64() > maxDecimals {
+		return nil, fmt.Errorf("%w: decimals %v", client.ErrStack, dec)
 	}
 	return &walletToken{Name: cs.Manifest.Name, Hash: h, Decimals: dec.Int64(), Symbol: string(sym), Standard: std}, nil
 }

@@ -187,6 +187,7 @@ func (c *walletCtx) memberKeys(w *wallet.Wallet, acc *wallet.Account, cfgPass *s
 		if !ok || (acc.PublicKey() != nil && string(pub) == string(acc.PublicKey().Bytes())) {
 			continue
 		}
+		// An account whose key does not parse is not a member: skip it.
 		k, err := keys.NewPublicKeyFromBytes(pub)
 		if err != nil || !pubs.Contains(k) {
 			continue
@@ -207,7 +208,10 @@ func (c *walletCtx) gasFlag(name string) (int64, error) {
 		return 0, nil
 	}
 	v, err := util.Fixed8FromString(s)
-	if err != nil || v < 0 {
+	if err != nil {
+		return 0, fmt.Errorf("invalid --%s value: %w", name, err)
+	}
+	if v < 0 {
 		return 0, fmt.Errorf("invalid --%s value %q: a non-negative GAS amount", name, s)
 	}
 	return int64(v), nil
