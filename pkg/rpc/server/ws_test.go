@@ -144,6 +144,7 @@ func TestWSMalformedMessages(t *testing.T) {
 func TestWSClientLimit(t *testing.T) {
 	n := newWSNode(t, "testblocks", func(c *Config) { c.RPC.MaxWebSocketClients = 1 })
 	first := n.dial(t)
+	first.call("getblockcount") // answered: the server has registered it
 	_, resp, err := websocket.DefaultDialer.Dial(n.url(), nil)
 	require.ErrorIs(t, err, websocket.ErrBadHandshake)
 	body, err := io.ReadAll(resp.Body)
