@@ -59,7 +59,9 @@ func newWSOptions(rpc config.RPC, maxBlockSize uint32) wsOptions {
 // wsHub owns the WebSocket clients of a Server: per client a reader (the
 // HTTP handler's goroutine) and a writer, and one dispatcher that turns
 // chain and mempool events into messages for the clients whose feeds
-// match (subscription_dispatch.go). close stops them all and waits.
+// match (subscription_dispatch.go). close stops them all and waits; Run
+// and Start call it when they stop (a Server used only as an http.Handler
+// keeps its clients until they leave).
 type wsHub struct {
 	srv      *Server
 	log      *zap.Logger
