@@ -25,10 +25,10 @@ import (
 
 // TestInteropWSMessages runs neo-go 0.120.0 (NEOGO_BIN, see
 // scripts/neogo-interop.sh) with testblocks restored but for its last
-// block, and n3d the same way; on both, a WebSocket client subscribes to
+// blocks, and n3d the same way; on both, a WebSocket client subscribes to
 // every chain stream (and sends some bad subscriptions) and to added
 // mempool transactions; a transaction of the last block enters the pool,
-// then the block arrives (submitblock on neo-go). Every message must be
+// then the blocks arrive (submitblock on neo-go). Every message must be
 // the same bytes, FAULT exception texts aside.
 func TestInteropWSMessages(t *testing.T) {
 	bin := os.Getenv("NEOGO_BIN")
@@ -37,15 +37,24 @@ func TestInteropWSMessages(t *testing.T) {
 	}
 	n := newWSNode(t, "testblocks", nil)
 	last := len(n.blocks)
-	rpcAddr := startNeogoWS(t, bin, n.dir, last-1)
+	first := last - 8 // deployments, NEP-11/NEP-17 transfers, a FAULT
+	rpcAddr := startNeogoWS(t, bin, n.dir, first-1)
 
-	conn, resp, err := websocket.DefaultDialer.Dial("ws://"+rpcAddr+"/ws", nil)
-	require.NoError(t, err)
-	require.NoError(t, resp.Body.Close())
-	t.Cleanup(func() { _ = conn.Close() })
-	theirs := &wsClientConn{t: t, conn: conn}
+	theirs := &wsClientConn{t: t, conn: dialWS(t, "ws://"+rpcAddr+"/ws")}
 	ours := n.dial(t)
-	n.addBlocks(t, 1, last-1)
+	n.addBlocks(t, 1, first-1)
+
+	// Second clients with the filters of TestWSFilters, all on one
+	// connection; the last block's block_added ends their streams.
+	theirsF, oursF := &wsClientConn{t: t, conn: dialWS(t, "ws://"+rpcAddr+"/ws")}, n.dial(t)
+	for _, fc := range filterCases(t, referenceEvents(t, n.dir)) {
+		for _, c := range []*wsClientConn{theirsF, oursF} {
+			c.subscribe(fc.stream, json.RawMessage(fc.filter))
+		}
+	}
+	for _, c := range []*wsClientConn{theirsF, oursF} {
+		c.subscribe("block_added", map[string]any{"since": last})
+	}
 
 	requests := interopRequests()
 	for _, req := range requests {
@@ -65,23 +74,37 @@ func TestInteropWSMessages(t *testing.T) {
 	require.NoError(t, n.pool.Add(tx, 0))
 	require.Equal(t, string(theirs.next().raw), string(ours.next().raw), "mempool_event")
 
-	raw := conformance.RawBlocks(t, "testblocks")[last]
-	res := neogoCall(t, rpcAddr, "submitblock", base64.StdEncoding.EncodeToString(raw))
-	require.Contains(t, string(res), "hash", string(res))
-	n.addBlocks(t, last, last)
-
 	exception := regexp.MustCompile(`"exception":"[^"]*"`)
-	count := 0
-	for {
-		want, got := theirs.next(), ours.next()
+	same := func(want, got wsMessage, msgAndArgs ...any) {
 		require.Equal(t, exception.ReplaceAllString(string(want.raw), `"exception":"…"`),
-			exception.ReplaceAllString(string(got.raw), `"exception":"…"`), "message %d", count)
-		count++
-		if want.Method == "block_added" {
+			exception.ReplaceAllString(string(got.raw), `"exception":"…"`), msgAndArgs...)
+	}
+	count := 0
+	for i := first; i <= last; i++ {
+		raw := conformance.RawBlocks(t, "testblocks")[i]
+		res := neogoCall(t, rpcAddr, "submitblock", base64.StdEncoding.EncodeToString(raw))
+		require.Contains(t, string(res), "hash", string(res))
+		n.addBlocks(t, i, i)
+		for {
+			want, got := theirs.next(), ours.next()
+			same(want, got, "block %d, message %d", i, count)
+			count++
+			if want.Method == "block_added" {
+				break
+			}
+		}
+	}
+	filtered := 0
+	for {
+		want, got := theirsF.next(), oursF.next()
+		same(want, got, "filtered message %d", filtered)
+		filtered++
+		if want.Method == "block_added" && bytes.Contains(want.raw, []byte(fmt.Sprintf(`"index":%d,`, last))) {
 			break
 		}
 	}
-	t.Logf("%d requests and %d notifications identical", len(requests), count)
+	t.Logf("%d requests, %d notifications of %d blocks and %d filtered ones identical",
+		len(requests), count, last-first+1, filtered)
 }
 
 // interopRequests are the subscriptions (good and bad) both nodes answer.
@@ -181,6 +204,14 @@ func neogoCall(t *testing.T, addr, method string, params ...any) json.RawMessage
 	require.NoError(t, json.NewDecoder(resp.Body).Decode(&r))
 	require.Nil(t, r.Error, "%s: %v", method, r.Error)
 	return r.Result
+}
+
+func dialWS(t *testing.T, url string) *websocket.Conn {
+	conn, resp, err := websocket.DefaultDialer.Dial(url, nil)
+	require.NoError(t, err)
+	require.NoError(t, resp.Body.Close())
+	t.Cleanup(func() { _ = conn.Close() })
+	return conn
 }
 
 func freeTCPAddr(t *testing.T) string {
