@@ -195,12 +195,13 @@ func forceFlag() cli.Flag {
 	return &cli.BoolFlag{Name: "force", Usage: "Do not ask for a confirmation"}
 }
 
-// parseAddress reads an address or a script hash in LE hex (with or without
-// 0x), as neo-go's address flags do.
+// parseAddress reads an address or a script hash as neo-go's address flags
+// do: hex in the reference's "0x…" display order (neo-go calls it LE), with
+// or without the prefix.
 func parseAddress(s string) (util.Uint160, error) {
 	const hexLen = 2 * util.Uint160Size
 	if len(s) == hexLen || len(s) == hexLen+2 {
-		h, err := util.Uint160DecodeStringLE(strings.TrimPrefix(s, "0x"))
+		h, err := util.Uint160DecodeStringBE(strings.TrimPrefix(s, "0x"))
 		if err != nil {
 			return util.Uint160{}, fmt.Errorf("invalid address %q: %w", s, err)
 		}

@@ -160,7 +160,7 @@ func TestWalletRemove(t *testing.T) {
 	mustRun(t, "y\n", "remove", "-w", path, "-a", first.Address)
 	h, err := last.ScriptHash()
 	require.NoError(t, err)
-	mustRun(t, "", "remove", "--wallet-config", walletConfig(t, path, ""), "--address", h.StringLE(), "--force")
+	mustRun(t, "", "remove", "--wallet-config", walletConfig(t, path, ""), "--address", h.String(), "--force")
 	w2 := loadWallet(t, path)
 	require.Len(t, w2.Accounts, 1)
 	requireSameAccount(t, w.Accounts[1], w2.Accounts[0])

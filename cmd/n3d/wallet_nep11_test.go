@@ -139,13 +139,13 @@ func TestWalletNEP11TransferContexts(t *testing.T) {
 		name  = "6e656f2e636f6d"
 		obj   = "7e244ffd6aa85fb1579d2ed22e9b761ab62e3486"
 	)
-	nns, err := parseHash("0xc17da07ba65ba62a07134c171cf8c50d02f17995")
+	nns, err := parseAddress("0xc17da07ba65ba62a07134c171cf8c50d02f17995")
 	require.NoError(t, err)
-	nfso, err := parseHash("0x5635edb13674bb6f09d18b09fce6b69aee206931")
+	nfso, err := parseAddress("0x5635edb13674bb6f09d18b09fce6b69aee206931")
 	require.NoError(t, err)
-	from, err := parseHash(owner)
+	from, err := parseAddress(owner)
 	require.NoError(t, err)
-	toH, err := parseHash(to)
+	toH, err := parseAddress(to)
 	require.NoError(t, err)
 	id, err := hex.DecodeString(name)
 	require.NoError(t, err)

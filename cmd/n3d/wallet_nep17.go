@@ -116,7 +116,7 @@ func (c *walletCtx) hashArg() (util.Uint160, bool, error) {
 	if s == "" {
 		return util.Uint160{}, false, nil
 	}
-	h, err := parseHash(s)
+	h, err := parseAddress(s)
 	return h, err == nil, err
 }
 
@@ -139,7 +139,7 @@ func balanceFilter(s *rpcSession, c *walletCtx, w *wallet.Wallet, standard strin
 		h, ok = wellKnownToken(name)
 	}
 	if !ok {
-		if h, err = parseHash(name); err != nil {
+		if h, err = parseAddress(name); err != nil {
 			return nil, name, nil
 		}
 	}

@@ -194,7 +194,7 @@ func resolveToken(s *rpcSession, out io.Writer, w *wallet.Wallet, acc util.Uint1
 		h, ok = wellKnownToken(name)
 	}
 	if !ok {
-		if h, err = parseHash(name); err != nil {
+		if h, err = parseAddress(name); err != nil {
 			return nil, fmt.Errorf("can't fetch matching token from RPC-node: %s %w", standard, errTokenNotFound)
 		}
 	}

@@ -356,7 +356,7 @@ func printTxInfo(c *walletCtx, h util.Uint256, e *appExec) error {
 // senderAddress returns --from, else the wallet's default account.
 func (c *walletCtx) senderAddress(w *wallet.Wallet) (util.Uint160, error) {
 	if s := c.cmd.String("from"); s != "" {
-		return parseHash(s)
+		return parseAddress(s)
 	}
 	acc := w.DefaultAccount()
 	if acc == nil {
@@ -371,7 +371,7 @@ func (c *walletCtx) hashFlag(name string) (util.Uint160, error) {
 	if s == "" {
 		return util.Uint160{}, fmt.Errorf("required flag --%s is not set", name)
 	}
-	return parseHash(s)
+	return parseAddress(s)
 }
 
 // walletRPCCommands are neo-go's wallet verbs that need a node.

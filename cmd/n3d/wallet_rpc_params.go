@@ -25,24 +25,6 @@ const maxParamDepth = 16
 
 var errDataParams = errors.New("'data' should be represented as a single parameter")
 
-// parseHash reads an address or a script hash in neo-go's LE form (the
-// reference's "0x…" display order, with or without the prefix).
-func parseHash(s string) (util.Uint160, error) {
-	const hexLen = 2 * util.Uint160Size
-	if len(s) == hexLen || len(s) == hexLen+2 {
-		h, err := util.Uint160DecodeStringBE(strings.TrimPrefix(s, "0x"))
-		if err != nil {
-			return util.Uint160{}, fmt.Errorf("invalid address %q: %w", s, err)
-		}
-		return h, nil
-	}
-	h, err := address.StringToUint160(s)
-	if err != nil {
-		return util.Uint160{}, fmt.Errorf("invalid address %q: %w", s, err)
-	}
-	return h, nil
-}
-
 // rawArgsKey keys the wallet command's unparsed arguments in a context.
 type rawArgsKey struct{}
 
@@ -89,7 +71,7 @@ func parseSigners(args []string) ([]transaction.Signer, error) {
 
 func parseSigner(arg string) (transaction.Signer, error) {
 	acc, scopes, _ := strings.Cut(arg, ":")
-	h, err := parseHash(acc)
+	h, err := parseAddress(acc)
 	if err != nil {
 		return transaction.Signer{}, err
 	}
@@ -114,7 +96,7 @@ func parseSigner(arg string) (transaction.Signer, error) {
 				return transaction.Signer{}, errors.New("CustomContracts scope must refer to at least one contract")
 			}
 			for _, c := range sub[1:] {
-				ch, err := parseHash(c)
+				ch, err := parseAddress(c)
 				if err != nil {
 					return transaction.Signer{}, err
 				}
@@ -225,7 +207,7 @@ func parseScalar(s string) (any, error) {
 	case "string":
 		return val, nil
 	case "hash160":
-		return parseHash(val)
+		return parseAddress(val)
 	case "hash256":
 		return util.Uint256DecodeStringBE(strings.TrimPrefix(val, "0x"))
 	case "bytes", "bytearray", "signature", "key":

@@ -18,18 +18,18 @@ import (
 const testAddr = "NfgHwwTi3wHAS8aFAN243C5vGbkYDpqLHP"
 
 func TestParseHashForms(t *testing.T) {
-	h, err := parseHash(testAddr)
+	h, err := parseAddress(testAddr)
 	require.NoError(t, err)
 	require.Equal(t, testAddr, address.Uint160ToString(h))
 	for _, s := range []string{h.String(), h.StringBE()} {
-		got, err := parseHash(s)
+		got, err := parseAddress(s)
 		require.NoError(t, err)
 		require.Equal(t, h, got, "neo-go's LE form is the RPC's 0x form")
 	}
-	gas, err := parseHash("d2a4cff31913016155e38e474a2c06d08be276cf")
+	gas, err := parseAddress("d2a4cff31913016155e38e474a2c06d08be276cf")
 	require.NoError(t, err)
 	require.Equal(t, txbuild.GasHash, gas)
-	_, err = parseHash("nope")
+	_, err = parseAddress("nope")
 	require.Error(t, err)
 }
 
@@ -67,7 +67,7 @@ func TestAmounts(t *testing.T) {
 }
 
 func TestParseData(t *testing.T) {
-	h, err := parseHash(testAddr)
+	h, err := parseAddress(testAddr)
 	require.NoError(t, err)
 	file := filepath.Join(t.TempDir(), "data.bin")
 	require.NoError(t, os.WriteFile(file, []byte{1, 2, 3}, 0o600))
@@ -104,7 +104,7 @@ func TestParseData(t *testing.T) {
 }
 
 func TestParseSigners(t *testing.T) {
-	h, err := parseHash(testAddr)
+	h, err := parseAddress(testAddr)
 	require.NoError(t, err)
 	ss, err := parseSigners([]string{testAddr, testAddr + ":Global", h.String() + ":CalledByEntry,CustomContracts:" + txbuild.GasHash.StringBE()})
 	require.NoError(t, err)
