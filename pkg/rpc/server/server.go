@@ -269,6 +269,7 @@ func (s *Server) serve(ctx context.Context, lns []listener) error {
 		ReadHeaderTimeout: DefaultReadHeaderTimeout,
 		ErrorLog:          zap.NewStdLog(s.log),
 	}
+	hub := s.hub() // the /ws clients (and their metric, from the start)
 	errc := make(chan error, len(lns))
 	var wg sync.WaitGroup
 	for _, l := range lns {
@@ -295,7 +296,7 @@ func (s *Server) serve(ctx context.Context, lns []listener) error {
 	if err := srv.Shutdown(sctx); err != nil {
 		runErr = errors.Join(runErr, fmt.Errorf("rpc: shutdown: %w", err), srv.Close())
 	}
-	s.hub().close() // hijacked connections are not the http.Server's
+	hub.close() // hijacked connections are not the http.Server's
 	wg.Wait()
 	s.releaseSessions()
 	s.log.Info("RPC server stopped")

@@ -8,9 +8,11 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+	"github.com/n3d-io/n3d/internal/promutil"
 	"github.com/n3d-io/n3d/pkg/config"
 	"github.com/n3d-io/n3d/pkg/rpc/params"
 	"github.com/n3d-io/n3d/pkg/rpc/result"
+	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/zap"
 )
 
@@ -71,6 +73,7 @@ type wsHub struct {
 	done     chan struct{}              // closed by close
 	reconf   chan chan struct{}         // feed counts changed; ack when applied
 	wg       sync.WaitGroup             // readers, writers, dispatcher
+	gauge    prometheus.Gauge           // connected clients
 
 	mu struct {
 		sync.RWMutex
@@ -130,6 +133,16 @@ func newWSHub(s *Server) *wsHub {
 		h.upgrader.CheckOrigin = func(*http.Request) bool { return true }
 	}
 	h.mu.clients = make(map[*wsClient]struct{})
+	h.gauge = prometheus.NewGauge(prometheus.GaugeOpts{Namespace: "n3d", Subsystem: "rpc",
+		Name: "websocket_clients", Help: "Connected WebSocket clients."})
+	if reg := s.cfg.Registerer; reg != nil {
+		g, err := promutil.Register(reg, h.gauge)
+		if err != nil {
+			h.log.Warn("websocket clients gauge not registered", zap.Error(err))
+		} else {
+			h.gauge = g
+		}
+	}
 	return h
 }
 
@@ -189,6 +202,7 @@ func (h *wsHub) add(c *wsClient) string {
 		return reason
 	}
 	h.mu.clients[c] = struct{}{}
+	h.gauge.Set(float64(len(h.mu.clients)))
 	h.wg.Add(2)
 	if !h.mu.started {
 		h.mu.started = true
@@ -207,6 +221,7 @@ func (h *wsHub) remove(c *wsClient) {
 		c.feeds[i] = feed{}
 	}
 	n := len(h.mu.clients)
+	h.gauge.Set(float64(n))
 	h.mu.Unlock()
 	h.sync()
 	h.log.Info("websocket client disconnected", zap.String("remote", c.remote), zap.Int("clients", n))

@@ -17,6 +17,7 @@ import (
 
 	"github.com/gorilla/websocket"
 	"github.com/n3d-io/n3d/pkg/rpc/result"
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/stretchr/testify/require"
 )
 
@@ -156,6 +157,29 @@ func TestWSClientLimit(t *testing.T) {
 	require.NoError(t, first.conn.Close())
 	require.Eventually(t, func() bool { return n.srv.hub().clientCount() == 0 }, wsWait, 10*time.Millisecond)
 	n.dial(t)
+}
+
+func TestWSClientsGauge(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	n := newWSNode(t, "testblocks", func(c *Config) { c.Registerer = reg })
+	gauge := func() float64 {
+		mfs, err := reg.Gather()
+		if err != nil {
+			return -1
+		}
+		for _, mf := range mfs {
+			if mf.GetName() == "n3d_rpc_websocket_clients" {
+				return mf.GetMetric()[0].GetGauge().GetValue()
+			}
+		}
+		return -1
+	}
+	a := n.dial(t)
+	a.call("getblockcount") // registered
+	n.dial(t).call("getblockcount")
+	require.Equal(t, 2.0, gauge())
+	require.NoError(t, a.conn.Close())
+	require.Eventually(t, func() bool { return gauge() == 1 }, wsWait, 10*time.Millisecond)
 }
 
 func TestWSShutdown(t *testing.T) {
