@@ -6,7 +6,8 @@
 # neo-go's own CLI (transfers, candidates and votes, GAS claim, committee
 # Policy and RoleManagement calls, a Notary deposit, a conflicting tx, the
 # contracts of scripts/diffchain compiled by `neogo contract compile`:
-# storage, iterators, runtime syscalls, StdLib/CryptoLib, contract calls,
+# storage, iterators, runtime syscalls, StdLib/CryptoLib, Ledger, NEO,
+# Policy, RoleManagement, Notary and Oracle views, an Oracle request, contract calls,
 # update, destroy, FAULT and ABORT) until height $HEIGHT, records what neo-go
 # reports (scripts/diffchain/record.py: block hashes, getstateroot and
 # getapplicationlog of every block and tx), dumps the chain with
@@ -17,7 +18,7 @@
 # Two runs: "staggered" (Aspidochelone 0, Basilisk 6, Cockatrice 9, Domovoi 12,
 # Echidna 15, Faun 20, Gorgon 26) and "allzero" (every hardfork through Gorgon
 # at 0). Output: $OUT/<run>/{chain.acc,protocol.yml,blocks.jsonl,
-# stateroots.jsonl,applogs.jsonl}; OUT defaults to the committed reference
+# stateroots.jsonl,applogs.jsonl.gz}; OUT defaults to the committed reference
 # data pkg/core/chain/testdata/neogo-diff.
 #
 # Environment: NEOGO_DIR (/tmp/neogo), NEOGO_VERSION (0.120.0), OUT, RUNS
@@ -89,8 +90,11 @@ EOF
 	fi
 }
 
-# nodeconfig RUN DIR: neo-go's full config (LevelDB in DIR, listeners on loopback).
+# nodeconfig RUN DIR [DB SERVICES]: neo-go's full config (LevelDB DIR/DB,
+# listeners on loopback, consensus and Oracle services on unless SERVICES
+# is false).
 nodeconfig() {
+	local db=${3:-db} services=${4:-true}
 	protocol "$1"
 	cat <<EOF
 
@@ -99,7 +103,7 @@ ApplicationConfiguration:
   DBConfiguration:
     Type: "leveldb"
     LevelDBOptions:
-      DataDirectoryPath: "$2/db"
+      DataDirectoryPath: "$2/$db"
   P2P:
     Addresses:
       - "127.0.0.1:$PORT"
@@ -108,7 +112,17 @@ ApplicationConfiguration:
     AttemptConnPeers: 0
   Relay: true
   Consensus:
-    Enabled: true
+    Enabled: $services
+    UnlockWallet:
+      Path: "$2/wallet1.json"
+      Password: "one"
+  Oracle:
+    Enabled: $services
+    AllowPrivateHost: true
+    AllowedContentTypes:
+      - application/json
+    RefreshInterval: 1s
+    RequestTimeout: 1s
     UnlockWallet:
       Path: "$2/wallet1.json"
       Password: "one"
@@ -122,6 +136,17 @@ ApplicationConfiguration:
   Pprof:
     Enabled: false
 EOF
+}
+
+start_node() { # start_node CONFIG: runs neo-go until stop_node, waits for its RPC
+	"$NEOGO" node --config-file "$1" >>"$WORK/node.log" 2>&1 &
+	NODE_PID=$!
+	for _ in $(seq 1 100); do height >/dev/null 2>&1 && break; sleep 0.2; done
+}
+stop_node() {
+	kill "$NODE_PID"
+	wait "$NODE_PID" 2>/dev/null || true
+	NODE_PID=""
 }
 
 rpc() { # rpc METHOD PARAMS-JSON
@@ -176,6 +201,19 @@ probe_round() {
 	inv w1 "$A" "$p" fail "string:fail $n"
 	inv w1 "$A" "$p" abort
 	inv w1 "$A" "$p" delete "bytes:6b$(printf '%02x' $((n - 1)))"
+	inv w1 "$A" "$p" ledger
+	inv w1 "$A" "$p" gov "hash160:$A"
+	inv w1 "$A" "$p" gov "hash160:$B"
+	inv w1 "$A" "$p" contracts
+	inv w1 "$A" "$p" accounts "key:$BKEY"
+	inv w1 "$A" "$p" readOnlyPut
+	# Oracle requests once the validator is the only Oracle node (round 2):
+	# its service answers with Error (nothing listens) or
+	# ProtocolNotSupported (http), in a response transaction.
+	case $n in
+	5 | 7) inv w1 "$A" "$p" oracleReq "string:https://127.0.0.1:1/diffchain/$n" ;;
+	6 | 8) inv w1 "$A" "$p" oracleReq "string:http://127.0.0.1:1/diffchain/$n" ;;
+	esac
 }
 
 # drive RUN DIR: everything the chain of one run contains.
@@ -194,11 +232,15 @@ drive() {
 	echo "  height $(height): probe $PROBE, callee $CALLEE"
 	read -r SIGKEY SIG < <(python3 "$SRC/sigvector.py" "$MSG")
 
-	local n=1
+	local n=1 c=1
 	while [ "$(height)" -lt "$HEIGHT" ]; do
 		h=$(height)
 		probe_round "$n"
 		governance_round "$n"
+		if [ "$h" -ge 16 ]; then
+			candidate_round "$c"
+			c=$((c + 1))
+		fi
 		n=$((n + 1))
 		wait_height $((h + 1))
 		echo "  height $(height): round $((n - 1)) sent at $h"
@@ -221,12 +263,12 @@ governance_round() {
 	2)
 		inv w1 "$V" PolicyContract setFeePerByte int:1500 -- "$com"
 		inv w1 "$V" RoleManagement designateAsRole int:4 "[" "key:$VKEY" "]" -- "$com"
+		inv w1 "$V" RoleManagement designateAsRole int:8 "[" "key:$VKEY" "]" -- "$com"
 		;;
 	3)
 		cli wallet claim -r "$RPC" --wallet-config "$WORK/w1.yml" -a "$A" --force
 		inv w1 "$V" PolicyContract setExecFeeFactor int:40 -- "$com"
 		inv w1 "$V" PolicyContract blockAccount "hash160:$acct" -- "$com"
-		inv w1 "$V" RoleManagement designateAsRole int:8 "[" "key:$VKEY" "key:$BKEY" "]" -- "$com"
 		;;
 	4)
 		inv w1 "$V" PolicyContract setStoragePrice int:50000 -- "$com"
@@ -246,20 +288,28 @@ governance_round() {
 		inv w1 "$V" PolicyContract setMillisecondsPerBlock int:2000 -- "$com"
 		inv w1 "$V" NeoToken setRegisterPrice int:50000000000 -- "$com"
 		;;
-	7) cli wallet candidate register -r "$RPC" --wallet-config "$WORK/w2.yml" -a "$B" --force ;;
-	8) cli wallet candidate vote -r "$RPC" --wallet-config "$WORK/w1.yml" -a "$A" -c "$BKEY" --force ;;
-	9)
+	esac
+	xfer w2 "$B" "$A" GAS "0.0$1"
+}
+
+# candidate_round N: candidate actions, from height CANDIDATES on (after
+# Echidna in both runs: neo-go's CLI registers by a GAS payment).
+candidate_round() {
+	local com=$V:CalledByEntry
+	case $1 in
+	1) cli wallet candidate register -r "$RPC" --wallet-config "$WORK/w2.yml" -a "$B" --force ;;
+	2) cli wallet candidate vote -r "$RPC" --wallet-config "$WORK/w1.yml" -a "$A" -c "$BKEY" --force ;;
+	3)
 		cli wallet candidate vote -r "$RPC" --wallet-config "$WORK/w2.yml" -a "$B" -c "$BKEY" --force
 		cli wallet claim -r "$RPC" --wallet-config "$WORK/w1.yml" -a "$A" --force
 		inv w1 "$V" PolicyContract setWhitelistFeeContract "hash160:$PROBE" string:get int:1 int:1000 -- "$com"
 		;;
-	10)
+	4)
 		cli wallet candidate unregister -r "$RPC" --wallet-config "$WORK/w2.yml" -a "$B" --force
 		inv w1 "$V" PolicyContract setMaxValidUntilBlockIncrement int:1000 -- "$com"
 		;;
-	11) cli wallet candidate vote -r "$RPC" --wallet-config "$WORK/w1.yml" -a "$A" --force ;;
+	5) cli wallet candidate vote -r "$RPC" --wallet-config "$WORK/w1.yml" -a "$A" --force ;;
 	esac
-	xfer w2 "$B" "$A" GAS "0.0$1"
 }
 
 # finale: update the callee, then destroy both contracts and call them.
@@ -278,7 +328,7 @@ finale() {
 MSG=68656c6c6f2c206e3364
 for run in $RUNS; do
 	echo "== run $run"
-	rm -rf "$WORK/db" "$WORK/cli.log"
+	rm -rf "$WORK/db" "$WORK/cli.log" "$WORK/node.log"
 	python3 "$SRC/fastwallet.py" "$ROOT/config/wallet.privnet.single.json" one "$WORK/wallet1.json"
 	python3 "$SRC/fastwallet.py" "$ROOT/pkg/wallet/testdata/neogo_wallet2.json" two "$WORK/wallet2.json"
 	printf 'Path: "%s"\nPassword: "one"\n' "$WORK/wallet1.json" >"$WORK/w1.yml"
@@ -288,25 +338,34 @@ for run in $RUNS; do
 			-o "$WORK/$c.nef" -m "$WORK/$c.manifest.json")
 	done
 	nodeconfig "$run" "$WORK" >"$WORK/node.yml"
-	"$NEOGO" node --config-file "$WORK/node.yml" >"$WORK/node.log" 2>&1 &
-	NODE_PID=$!
-	for _ in $(seq 1 100); do height >/dev/null 2>&1 && break; sleep 0.2; done
+	start_node "$WORK/node.yml"
 	drive "$run" "$WORK"
 	top=$(height)
-	mkdir -p "$OUT/$run"
-	python3 "$SRC/record.py" "$RPC" "$top" "$OUT/$run"
-	kill "$NODE_PID"
-	wait "$NODE_PID" 2>/dev/null || true
-	NODE_PID=""
+	rm -rf "$WORK/producer" && mkdir -p "$WORK/producer" "$OUT/$run"
+	python3 "$SRC/record.py" "$RPC" "$top" "$WORK/producer"
+	stop_node
 	"$NEOGO" db dump --config-file "$WORK/node.yml" -c $((top + 1)) -o "$OUT/$run/chain.acc" >>"$WORK/cli.log" 2>&1
+	# The reference is what neo-go reports after restoring the dump, as any
+	# node syncing the chain sees it; the producer can differ (see README).
+	nodeconfig "$run" "$WORK" db2 false >"$WORK/replay.yml"
+	rm -rf "$WORK/db2"
+	"$NEOGO" db restore --config-file "$WORK/replay.yml" -i "$OUT/$run/chain.acc" >>"$WORK/cli.log" 2>&1
+	start_node "$WORK/replay.yml"
+	python3 "$SRC/record.py" "$RPC" "$top" "$OUT/$run"
+	stop_node
+	gzip -9 -n -f "$OUT/$run/applogs.jsonl"
+	if ! cmp -s "$WORK/producer/stateroots.jsonl" "$OUT/$run/stateroots.jsonl"; then
+		echo "  note: the producing neo-go's state roots differ from its restore's from height" \
+			"$(diff "$WORK/producer/stateroots.jsonl" "$OUT/$run/stateroots.jsonl" | grep -m1 -o '"index": [0-9]*')"
+	fi
 	{
 		protocol "$run"
 		printf '\nApplicationConfiguration:\n  DBConfiguration:\n    Type: "inmemory"\n'
 	} >"$OUT/$run/protocol.yml"
 	python3 - "$OUT/$run" <<'EOF'
-import json, sys
+import gzip, json, sys
 d = sys.argv[1]
-logs = [json.loads(l) for l in open(f"{d}/applogs.jsonl")]
+logs = [json.loads(l) for l in gzip.open(f"{d}/applogs.jsonl.gz", "rt")]
 states = {}
 for l in logs:
     if l["kind"] == "tx":

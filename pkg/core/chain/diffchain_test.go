@@ -1,7 +1,9 @@
 package chain
 
 import (
+	"bufio"
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -60,7 +62,7 @@ func checkDiffChain(t *testing.T, dir string) {
 	roots := readJSONL[refStateRoot](t, filepath.Join(dir, "stateroots.jsonl"))
 	require.Len(t, roots, len(blocks))
 	logs := map[uint32][]refAppLog{}
-	for _, l := range readJSONL[refAppLog](t, filepath.Join(dir, "applogs.jsonl")) {
+	for _, l := range readGzipJSONL[refAppLog](t, filepath.Join(dir, "applogs.jsonl.gz")) {
 		logs[l.Height] = append(logs[l.Height], l)
 	}
 	c, err := Open(Config{Protocol: cfg.ProtocolConfiguration, Ledger: cfg.ApplicationConfiguration.Ledger,
@@ -137,4 +139,24 @@ func countLogs(logs map[uint32][]refAppLog) int {
 		n += len(l)
 	}
 	return n
+}
+
+// readGzipJSONL decodes every line of a gzipped .jsonl file into a T.
+func readGzipJSONL[T any](t testing.TB, path string) []T {
+	t.Helper()
+	f, err := os.Open(path)
+	require.NoError(t, err)
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	require.NoError(t, err)
+	var out []T
+	sc := bufio.NewScanner(zr)
+	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
+	for sc.Scan() {
+		var v T
+		require.NoError(t, json.Unmarshal(sc.Bytes(), &v), "%s line %d", path, len(out)+1)
+		out = append(out, v)
+	}
+	require.NoError(t, sc.Err())
+	return out
 }

@@ -102,7 +102,7 @@ func Std(n int, s string) []any {
 	return []any{ser, std.Deserialize(ser), js, std.JSONDeserialize(js),
 		std.Base58Encode([]byte(s)), std.Base58Decode([]byte(std.Base58Encode([]byte(s)))),
 		std.Base58CheckEncode([]byte(s)), std.Base64Encode([]byte(s)), std.Base64Decode([]byte(std.Base64Encode([]byte(s)))),
-		std.Itoa(n, 16), std.Itoa10(-n), std.Atoi("-7f", 16), std.Atoi10("12345"),
+		std.Itoa(n, 16), std.Itoa10(-n), std.Atoi("ff", 16), std.Atoi10("12345"),
 		std.MemoryCompare([]byte(s), []byte("abc")), std.MemorySearch([]byte(s), []byte("b")),
 		std.MemorySearchIndex([]byte(s), []byte("b"), 1), std.MemorySearchLastIndex([]byte(s), []byte("b"), len(s)),
 		std.StringSplit(s, "b"), std.StringSplitNonEmpty(s, "b"), std.StrLen(s)}

@@ -1,0 +1,76 @@
+package probe
+
+import (
+	"github.com/nspcc-dev/neo-go/pkg/interop"
+	"github.com/nspcc-dev/neo-go/pkg/interop/contract"
+	"github.com/nspcc-dev/neo-go/pkg/interop/native/gas"
+	"github.com/nspcc-dev/neo-go/pkg/interop/native/ledger"
+	"github.com/nspcc-dev/neo-go/pkg/interop/native/management"
+	"github.com/nspcc-dev/neo-go/pkg/interop/native/neo"
+	"github.com/nspcc-dev/neo-go/pkg/interop/native/notary"
+	"github.com/nspcc-dev/neo-go/pkg/interop/native/oracle"
+	"github.com/nspcc-dev/neo-go/pkg/interop/native/policy"
+	"github.com/nspcc-dev/neo-go/pkg/interop/native/roles"
+	"github.com/nspcc-dev/neo-go/pkg/interop/runtime"
+	"github.com/nspcc-dev/neo-go/pkg/interop/storage"
+)
+
+// Ledger returns what LedgerContract says about the previous block and
+// this transaction.
+func Ledger() []any {
+	idx := ledger.CurrentIndex()
+	b := ledger.GetBlock(idx)
+	tx := runtime.GetScriptContainer()
+	first := ledger.GetTransactionFromBlock(idx, 0)
+	var firstHash any
+	if first != nil {
+		firstHash = first.Hash
+	}
+	return []any{idx, ledger.CurrentHash(), b.Hash, b.Version, b.PrevHash, b.MerkleRoot, b.Timestamp,
+		b.Nonce, b.Index, b.PrimaryIndex, b.NextConsensus, b.TransactionsLength,
+		tx.Hash, tx.Nonce, tx.Sender, tx.SysFee, tx.NetFee, tx.ValidUntilBlock, tx.Script,
+		ledger.GetTransaction(tx.Hash) == nil, firstHash,
+		runtime.GetExecutingScriptHash(), runtime.GetCallingScriptHash(), runtime.GetEntryScriptHash()}
+}
+
+// Gov returns NEO, GAS, Policy, RoleManagement and Notary views of acc.
+func Gov(acc interop.Hash160) []any {
+	next := ledger.CurrentIndex() + 1
+	return []any{neo.GetCommittee(), neo.GetCandidates(), neo.GetNextBlockValidators(),
+		neo.GetGASPerBlock(), neo.GetRegisterPrice(), neo.UnclaimedGAS(acc, next), neo.GetAccountState(acc),
+		neo.BalanceOf(acc), neo.TotalSupply(), gas.BalanceOf(acc), gas.TotalSupply(), neo.GetCommitteeAddress(),
+		policy.GetFeePerByte(), policy.GetExecFeeFactor(), policy.GetStoragePrice(), policy.IsBlocked(acc),
+		roles.GetDesignatedByRole(roles.StateValidator, uint32(next)), roles.GetDesignatedByRole(roles.Oracle, uint32(next)),
+		notary.BalanceOf(acc), notary.ExpirationOf(acc), oracle.GetPrice()}
+}
+
+// Contracts returns ContractManagement's view of this contract and of the
+// contract with id 1.
+func Contracts() []any {
+	self := management.GetContract(runtime.GetExecutingScriptHash())
+	first := management.GetContractByID(1)
+	return []any{self.ID, self.UpdateCounter, self.Hash, self.NEF, self.Manifest, first.Hash,
+		management.HasMethod(self.Hash, "put", 2), management.HasMethod(self.Hash, "put", 3),
+		management.GetMinimumDeploymentFee(), management.IsContract(first.Hash)}
+}
+
+// Accounts builds the standard and a 1-of-1 multisig account of pub.
+func Accounts(pub interop.PublicKey) []any {
+	return []any{contract.CreateStandardAccount(pub), contract.CreateMultisigAccount(1, []interop.PublicKey{pub})}
+}
+
+// OracleReq asks the Oracle for url; the answer (if a node ever gives one)
+// goes to OracleCallback.
+func OracleReq(url string) {
+	oracle.Request(url, nil, "oracleCallback", []any{"ud", 7}, oracle.MinimumResponseGas)
+}
+
+// OracleCallback stores the Oracle's answer.
+func OracleCallback(url string, data any, code int, result []byte) {
+	storage.Put(storage.GetContext(), "oracle:"+url, result)
+}
+
+// ReadOnlyPut writes through a read-only storage context (it FAULTs).
+func ReadOnlyPut() {
+	storage.Put(storage.GetReadOnlyContext(), "ro", 1)
+}
