@@ -20,7 +20,7 @@ import (
 //     additions and no doubling.
 //   - u2·Q: the same comb of Q with 7-bit windows (37 windows of 64
 //     points, 151 KB), at most 37 mixed additions. A table takes about as
-//     long to build as 15 cold verifications, so it is built once a key
+//     long to build as 17 cold verifications, so it is built once a key
 //     has verified hotThreshold times, and at most maxHotTables live at
 //     once (19 MB).
 //

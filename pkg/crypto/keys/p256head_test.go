@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"math/big"
+	"sync"
 	"testing"
 	"time"
 
@@ -24,9 +25,12 @@ const (
 
 type headTable [headCombWindows][headCombEntries]nistec.P256Point
 
-func newHeadTable(t testing.TB, uncompressed []byte) *headTable {
+// newHeadTable builds HEAD's table of a valid key.
+func newHeadTable(uncompressed []byte) *headTable {
 	base, err := nistec.NewP256Point().SetBytes(uncompressed)
-	require.NoError(t, err)
+	if err != nil {
+		panic(err)
+	}
 	tab := new(headTable)
 	for w := range headCombWindows {
 		tab[w][0].Set(base)
@@ -121,7 +125,7 @@ func TestHeadVerifiers(t *testing.T) {
 	priv, err := NewPrivateKey()
 	require.NoError(t, err)
 	pub := priv.PublicKey()
-	tab := newHeadTable(t, pub.UncompressedBytes())
+	tab := newHeadTable(pub.UncompressedBytes())
 	sigs, digests := combCases(t, priv)
 	for _, sig := range sigs {
 		for _, dg := range digests {
@@ -143,7 +147,7 @@ func BenchmarkVerifyVsHead(b *testing.B) {
 	pub := priv.PublicKey()
 	d := sha256.Sum256([]byte("vs head"))
 	sig := priv.SignHash(d)
-	head := newHeadTable(b, pub.UncompressedBytes())
+	head := newHeadTable(pub.UncompressedBytes())
 	tab := newP256Comb(pointOf(pub), combBitsQ)
 	p256GComb()
 	cases := []struct {
@@ -154,7 +158,7 @@ func BenchmarkVerifyVsHead(b *testing.B) {
 		{"key=hot/impl=new", func() bool { return p256Verify(tab, sig, d[:]) }},
 		{"key=cold/impl=head", func() bool { return headColdVerify(pub, sig, d[:]) }},
 		{"key=cold/impl=new", func() bool { return p256VerifyNistec(pub.hot.nq, sig, d[:]) }},
-		{"key=table/impl=head", func() bool { return newHeadTable(b, pub.UncompressedBytes()) != nil }},
+		{"key=table/impl=head", func() bool { return newHeadTable(pub.UncompressedBytes()) != nil }},
 		{"key=table/impl=new", func() bool { return newP256Comb(pointOf(pub), combBitsQ) != nil }},
 	}
 	for _, c := range cases {
@@ -172,6 +176,71 @@ func BenchmarkVerifyVsHead(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(best.Nanoseconds()), "min-ns/op")
+		})
+	}
+}
+
+// distinctFixture is 1000 keys with a signature each; the first 128 have
+// tables (HEAD's and ours), as in a node's steady state.
+type distinctFixture struct {
+	keys       []*PublicKey
+	sigs       [][]byte
+	digest     []byte
+	headTables []*headTable
+	tables     []*p256Comb
+}
+
+var distinct = sync.OnceValue(func() *distinctFixture {
+	d := sha256.Sum256([]byte("distinct"))
+	fx := &distinctFixture{digest: d[:]}
+	for i := range 1000 {
+		priv, err := NewPrivateKey()
+		if err != nil {
+			panic(err)
+		}
+		pub := priv.PublicKey()
+		fx.keys = append(fx.keys, pub)
+		fx.sigs = append(fx.sigs, priv.SignHash(d))
+		if i < maxHotTables {
+			fx.headTables = append(fx.headTables, newHeadTable(pub.UncompressedBytes()))
+			fx.tables = append(fx.tables, newP256Comb(pointOf(pub), combBitsQ))
+		}
+	}
+	return fx
+})
+
+// BenchmarkDistinct1000VsHead verifies one signature each of 1000 keys per
+// op, 128 of them with tables, with HEAD's verifiers and ours.
+func BenchmarkDistinct1000VsHead(b *testing.B) {
+	fx := distinct()
+	p256GComb()
+	impls := []struct {
+		name string
+		f    func(i int) bool
+	}{
+		{"impl=head", func(i int) bool {
+			if i < len(fx.headTables) {
+				return fx.headTables[i].verify(fx.sigs[i], fx.digest)
+			}
+			return headColdVerify(fx.keys[i], fx.sigs[i], fx.digest)
+		}},
+		{"impl=new", func(i int) bool {
+			if i < len(fx.tables) {
+				return p256Verify(fx.tables[i], fx.sigs[i], fx.digest)
+			}
+			return p256VerifyNistec(fx.keys[i].hot.nq, fx.sigs[i], fx.digest)
+		}},
+	}
+	for _, im := range impls {
+		b.Run(im.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				for i := range fx.keys {
+					if !im.f(i) {
+						b.Fatal("verify failed")
+					}
+				}
+			}
 		})
 	}
 }
