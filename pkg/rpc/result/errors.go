@@ -46,7 +46,7 @@ const (
 
 // Errors with the reference messages; WithData adds the detail.
 var (
-	ErrInvalidParams          = &Error{Code: InvalidParamsCode, Message: "Invalid params"}
+	ErrInvalidParams          = &Error{Code: InvalidParamsCode, Message: "Invalid params", Data: "Invalid params"} // neo-go's generic form
 	ErrUnknownBlock           = &Error{Code: UnknownBlockCode, Message: "Unknown block"}
 	ErrUnknownContract        = &Error{Code: UnknownContractCode, Message: "Unknown contract"}
 	ErrUnknownTransaction     = &Error{Code: UnknownTransactionCode, Message: "Unknown transaction"}

@@ -1,6 +1,7 @@
 // Package server is n3d's JSON-RPC 2.0 server: the Neo N3 RPC API (blocks,
 // transactions, application logs, contracts, storage, state roots and
-// proofs, governance, NEP-17 balances and transfers, test invocations,
+// proofs, governance, NEP-17 and NEP-11 balances and transfers, test
+// invocations (also at past heights, with iterator sessions),
 // network fee estimation, peers, and the relay methods sendrawtransaction,
 // submitblock and getrawmempool) with answers in the reference's form (see
 // docs/rpc.md for the list, the limits and the differences from neo-go).
@@ -24,8 +25,20 @@
 // the chain), wired in cmd; handlers_relay.go maps their verdicts to the
 // reference's error codes.
 //
+// Iterators of test invocations are kept in sessions (SessionEnabled,
+// sessions.go) for traverseiterator; historic invocations and storage reads
+// run on a read-only view of the state trie at a past root (historic*.go).
+// WebSocket clients (GET /ws, ws.go) use the same dispatch plus
+// subscribe/unsubscribe: one dispatcher per server subscribes to the chain
+// and the mempool while some client needs them and queues each event,
+// encoded once, to every subscribed client (subscription*.go), a full queue
+// losing events that event_missed then reports.
+//
 // Files: server.go (Config, Run, HTTP, dispatch), handlers*.go (methods by
-// concern), invoke.go and netfee.go (test runs), tokens.go (NEP-17),
-// ledger.go (the interfaces the server needs and the adapter of the
-// chain's native set), metrics.go (Prometheus).
+// concern), invoke.go and netfee.go (test runs), sessions*.go (iterator
+// sessions), historic*.go (past states), tokens.go and nep11.go (NEP-17 and
+// NEP-11 balances and transfers), notifications.go (getblocknotifications),
+// ws.go and subscription*.go (WebSocket), ledger.go (the interfaces the
+// server needs and the adapter of the chain's native set), metrics.go
+// (Prometheus).
 package server

@@ -71,10 +71,6 @@ type feed struct {
 	filter filter
 }
 
-// errInvalidParams is neo-go's generic invalid-params error (its data
-// repeats the message).
-var errInvalidParams = result.NewInvalidParamsError("Invalid params")
-
 // wsHandlers are the methods only WebSocket clients have.
 var wsHandlers = map[string]func(s *Server, ps params.Params, c *wsClient) (any, *result.Error){
 	"subscribe":   (*Server).subscribe,
@@ -111,18 +107,18 @@ func (s *Server) handleWS(in *params.In, c *wsClient) response {
 func (s *Server) subscribe(ps params.Params, c *wsClient) (any, *result.Error) {
 	name, err := ps.Value(0).GetString()
 	if err != nil {
-		return nil, errInvalidParams
+		return nil, result.ErrInvalidParams
 	}
 	id, ok := parseEventID(name)
 	if !ok || id == eventMissed {
-		return nil, errInvalidParams
+		return nil, result.ErrInvalidParams
 	}
 	switch id {
 	case eventNotary:
 		if !s.chain.Config().P2PSigExtensions {
-			return nil, errInvalidParams.WithData("P2PSigExtensions are disabled")
+			return nil, result.ErrInvalidParams.WithData("P2PSigExtensions are disabled")
 		}
-		return nil, errInvalidParams.WithData("notary request events are not supported: the node keeps no P2P notary request pool")
+		return nil, result.ErrInvalidParams.WithData("notary request events are not supported: the node keeps no P2P notary request pool")
 	case eventMempool:
 		if !s.cfg.RPC.MempoolSubscriptionsEnabled {
 			return nil, result.NewInternalError("mempool subscriptions are disabled")
@@ -131,7 +127,7 @@ func (s *Server) subscribe(ps params.Params, c *wsClient) (any, *result.Error) {
 	var f filter
 	if p := ps.Value(1); p != nil {
 		if f, err = parseFilter(id, p.RawMessage); err != nil {
-			return nil, errInvalidParams.WithData(err.Error())
+			return nil, result.ErrInvalidParams.WithData(err.Error())
 		}
 	}
 	slot, rerr := s.hub().addFeed(c, feed{event: id, filter: f})
@@ -145,7 +141,7 @@ func (s *Server) subscribe(ps params.Params, c *wsClient) (any, *result.Error) {
 func (s *Server) unsubscribe(ps params.Params, c *wsClient) (any, *result.Error) {
 	id, err := ps.Value(0).GetInt()
 	if err != nil || !s.hub().dropFeed(c, id) {
-		return nil, errInvalidParams
+		return nil, result.ErrInvalidParams
 	}
 	return true, nil
 }

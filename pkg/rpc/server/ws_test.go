@@ -71,7 +71,7 @@ func TestWSSubscribeErrors(t *testing.T) {
 	for _, bad := range [][]any{nil, {"2"}, {-1}, {"x"}, {"99"}} {
 		m := c.call("unsubscribe", bad...)
 		require.NotNil(t, m.Error, "%v", bad)
-		require.Equal(t, *errInvalidParams, *m.Error, "%v", bad)
+		require.Equal(t, *result.ErrInvalidParams, *m.Error, "%v", bad)
 	}
 	m = c.call("unsubscribe", "0")
 	require.Nil(t, m.Error)
