@@ -12,7 +12,9 @@ import (
 // multiplications. Verification handles public data only, so for keys that
 // verify again and again (validators, busy senders) we use precomputed
 // tables and variable-time sums, with our own field arithmetic
-// (p256field.go) and formulas that branch on special cases (p256point.go):
+// (p256field.go) and formulas that branch on special cases (p256point.go;
+// the sums are kept in XYZZ coordinates, the cheapest for adding affine
+// points):
 //
 //   - u1·G: a signed comb table of G, T[w][d-1] = d·2^(10w)·G for windows
 //     w = 0..25 and digits d = 1..512, affine, built once per process
@@ -30,9 +32,8 @@ import (
 // but take twice as long to build (about 2 ms), which only pays off after
 // about a thousand verifications with the key.
 //
-// x(R) mod N = r is then checked without an inversion: with R = (X:Y:Z) in
-// Jacobian coordinates x(R) = X/Z², so X is compared with r·Z² and, when
-// r + N < p, with (r+N)·Z².
+// x(R) mod N = r is then checked without an inversion: x(R) = X/ZZ, so X
+// is compared with r·ZZ and, when r + N < p, with (r+N)·ZZ.
 //
 // A key without a table is verified with nistec (p256verify.go).
 const (
@@ -84,7 +85,7 @@ func newP256Comb(p *p256Jac, bits uint) *p256Comb {
 }
 
 // addMul adds k·P to acc.
-func (t *p256Comb) addMul(acc *p256Jac, k *p256Scalar) {
+func (t *p256Comb) addMul(acc *p256XYZZ, k *p256Scalar) {
 	var digits [64]int32
 	n := signedDigits(k, t.bits, &digits)
 	var ny p256Elem
@@ -92,10 +93,10 @@ func (t *p256Comb) addMul(acc *p256Jac, k *p256Scalar) {
 		switch {
 		case d > 0:
 			pt := &t.points[w*t.entries+int(d)-1]
-			acc.addAffine(acc, &pt.x, &pt.y)
+			acc.addAffine(&pt.x, &pt.y)
 		case d < 0:
 			pt := &t.points[w*t.entries+int(-d)-1]
-			acc.addAffine(acc, &pt.x, ny.neg(&pt.y))
+			acc.addAffine(&pt.x, ny.neg(&pt.y))
 		}
 	}
 }

@@ -38,6 +38,21 @@ func jacBytes(p *p256Jac) []byte {
 	return join(join([]byte{4}, xb[:]), yb[:])
 }
 
+// xyzzBytes encodes p like jacBytes.
+func xyzzBytes(p *p256XYZZ) []byte {
+	if p.isInfinity() {
+		return []byte{0}
+	}
+	var zi, zzi p256Elem
+	zi.inv(&p.zz)
+	zzi.inv(&p.zzz)
+	var q p256Jac // (x, y, 1)
+	q.x.mul(&p.x, &zi)
+	q.y.mul(&p.y, &zzi)
+	q.z = p256One
+	return jacBytes(&q)
+}
+
 // testScalars returns edge and random scalars below N.
 func testScalars(t testing.TB) []*big.Int {
 	n := p256Order
@@ -85,47 +100,60 @@ func TestP256ScalarMult(t *testing.T) {
 			_, err = ref.ScalarMult(ref, kb)
 			require.NoError(t, err)
 			ks := scalarOf(k)
-			var c, c5 p256Jac
+			var c, c5 p256XYZZ
 			comb.addMul(&c, &ks)
 			comb5.addMul(&c5, &ks)
-			require.Equal(t, ref.Bytes(), jacBytes(&c), "comb k=%x", kb)
-			require.Equal(t, ref.Bytes(), jacBytes(&c5), "comb5 k=%x", kb)
+			require.Equal(t, ref.Bytes(), xyzzBytes(&c), "comb k=%x", kb)
+			require.Equal(t, ref.Bytes(), xyzzBytes(&c5), "comb5 k=%x", kb)
 		}
 	}
 	for _, k := range testScalars(t) {
 		ref, err := nistec.NewP256Point().ScalarBaseMult(word(k))
 		require.NoError(t, err)
 		ks := scalarOf(k)
-		var c p256Jac
+		var c p256XYZZ
 		p256GComb().addMul(&c, &ks)
-		require.Equal(t, ref.Bytes(), jacBytes(&c), "G comb k=%x", k)
+		require.Equal(t, ref.Bytes(), xyzzBytes(&c), "G comb k=%x", k)
 	}
+}
+
+// nistecMult returns k·G encoded by nistec.
+func nistecMult(t *testing.T, k int64) []byte {
+	p, err := nistec.NewP256Point().ScalarBaseMult(word(big.NewInt(k)))
+	require.NoError(t, err)
+	return p.Bytes()
 }
 
 // TestP256AddEdges checks the special cases of the addition formulas.
 func TestP256AddEdges(t *testing.T) {
 	g := pointOf(p256Base(t))
-	var g2, g3, neg, sum p256Jac
-	g2.double(g)
-	g3.add(&g2, g)
-	require.Equal(t, jacBytes(&g2), jacBytes(sum.add(g, g)), "G+G")
-	require.Equal(t, jacBytes(&g2), jacBytes(sum.addAffine(g, &p256G.x, &p256G.y)), "G+G mixed")
-	neg.negate(g)
-	require.True(t, sum.add(g, &neg).isInfinity(), "G-G")
-	require.True(t, sum.addAffine(&neg, &p256G.x, &p256G.y).isInfinity(), "-G+G mixed")
-	inf := p256Jac{}
-	require.Equal(t, jacBytes(g), jacBytes(sum.add(&inf, g)))
-	require.Equal(t, jacBytes(g), jacBytes(sum.add(g, &inf)))
-	require.Equal(t, jacBytes(g), jacBytes(sum.addAffine(&inf, &p256G.x, &p256G.y)))
-	require.True(t, sum.double(&inf).isInfinity())
-	// In place: p = p + q.
-	sum = g2
-	require.Equal(t, jacBytes(&g3), jacBytes(sum.add(&sum, g)))
-	sum = g2
-	require.Equal(t, jacBytes(&g3), jacBytes(sum.addAffine(&sum, &p256G.x, &p256G.y)))
-	ref, err := nistec.NewP256Point().ScalarBaseMult(word(big.NewInt(3)))
-	require.NoError(t, err)
-	require.Equal(t, ref.Bytes(), jacBytes(&g3))
+	gx, gy := &p256G.x, &p256G.y
+	var negY p256Elem
+	negY.neg(gy)
+	// Jacobian, as tables are built.
+	var j, inf p256Jac
+	require.Equal(t, nistecMult(t, 2), jacBytes(j.double(g)), "2G")
+	require.Equal(t, nistecMult(t, 3), jacBytes(j.addAffine(&j, gx, gy)), "2G+G in place")
+	require.Equal(t, nistecMult(t, 2), jacBytes(j.addAffine(g, gx, gy)), "G+G")
+	require.True(t, j.addAffine(g, gx, &negY).isInfinity(), "G-G")
+	require.Equal(t, jacBytes(g), jacBytes(j.addAffine(&inf, gx, gy)), "O+G")
+	require.True(t, j.double(&inf).isInfinity(), "2O")
+	// XYZZ, as verification sums.
+	var x p256XYZZ
+	x.addAffine(gx, gy)
+	require.Equal(t, jacBytes(g), xyzzBytes(&x), "O+G")
+	x.addAffine(gx, gy)
+	require.Equal(t, nistecMult(t, 2), xyzzBytes(&x), "G+G")
+	x.addAffine(gx, gy)
+	require.Equal(t, nistecMult(t, 3), xyzzBytes(&x), "2G+G")
+	x.addAffine(gx, &negY)
+	require.Equal(t, nistecMult(t, 2), xyzzBytes(&x), "3G-G")
+	x = p256XYZZ{}
+	x.setAffine(gx, gy)
+	x.addAffine(gx, &negY)
+	require.True(t, x.isInfinity(), "G-G")
+	x.doubleAffine(gx, gy)
+	require.Equal(t, nistecMult(t, 2), xyzzBytes(&x), "mdbl")
 }
 
 // TestDigits checks the signed comb digits reconstruct the scalar and stay

@@ -86,7 +86,7 @@ func p256Verify(t *p256Comb, sig, digest []byte) bool {
 	if !ok {
 		return false
 	}
-	var acc p256Jac
+	var acc p256XYZZ
 	t.addMul(&acc, &u2)
 	p256GComb().addMul(&acc, &u1)
 	return acc.xModNEquals(&r)
@@ -105,13 +105,13 @@ func p256VerifyNistec(q *nistec.P256Point, sig, digest []byte) bool {
 	if _, err := p.ScalarMult(q, k[:]); err != nil {
 		return false
 	}
-	var acc p256Jac // u2·Q, the point at infinity unless set below
+	var acc p256XYZZ // u2·Q, the point at infinity unless set below
 	if enc := p.Bytes(); len(enc) == UncompressedLen {
 		x := limbsFromBytes((*[32]byte)(enc[1:]))
 		y := limbsFromBytes((*[32]byte)(enc[1+coordLen:]))
 		acc.x.setCanonical(&x)
 		acc.y.setCanonical(&y)
-		acc.z = p256One
+		acc.zz, acc.zzz = p256One, p256One
 	}
 	p256GComb().addMul(&acc, &u1)
 	return acc.xModNEquals(&r)
@@ -119,14 +119,13 @@ func p256VerifyNistec(q *nistec.P256Point, sig, digest []byte) bool {
 
 // xModNEquals tells whether p is not the point at infinity and
 // x(p) mod N = r, for 0 < r < N.
-func (p *p256Jac) xModNEquals(r *p256Scalar) bool {
+func (p *p256XYZZ) xModNEquals(r *p256Scalar) bool {
 	if p.isInfinity() {
 		return false
 	}
-	var z2, rz2, re p256Elem
-	z2.sqr(&p.z)
+	var rzz, re p256Elem
 	re.setCanonical((*p256Elem)(r)) // r < N < p
-	if *rz2.mul(&re, &z2) == p.x {
+	if *rzz.mul(&re, &p.zz) == p.x {
 		return true
 	}
 	// x(p) < p < 2N, so x(p) mod N = r also when x(p) = r + N < p.
@@ -134,7 +133,7 @@ func (p *p256Jac) xModNEquals(r *p256Scalar) bool {
 	if c != 0 || !re.setCanonical(&rn) {
 		return false
 	}
-	return *rz2.mul(&re, &z2) == p.x
+	return *rzz.mul(&re, &p.zz) == p.x
 }
 
 // addScalar returns the limbs of a + b and the carry out.
