@@ -60,6 +60,15 @@ type Store struct {
 	closed atomic.Bool
 }
 
+// initialMmapSize is the address space mapped at open (not memory, not
+// file size). bbolt otherwise maps the file at twice its size from 32 KiB
+// up, and each remap waits for the readers and re-copies every node the
+// writing transaction holds: a restore remaps some fifteen times on its way
+// to 1 GiB. Mapping 1 GiB at once cut a 2000-block restore's CPU time by
+// about 15% and its allocations by a quarter (BenchmarkRestoreGenerated,
+// alternating runs). Beyond 1 GiB bbolt grows the map 1 GiB at a time.
+const initialMmapSize = 1 << 30
+
 // Open opens (creating it and its directory unless read-only) the BoltDB
 // file o.FilePath and checks its format marker.
 func Open(o Options) (*Store, error) {
@@ -76,9 +85,10 @@ func Open(o Options) (*Store, error) {
 		}
 	}
 	opts := &bolt.Options{
-		Timeout:      openTimeout,
-		ReadOnly:     o.ReadOnly,
-		FreelistType: bolt.FreelistMapType,
+		Timeout:         openTimeout,
+		ReadOnly:        o.ReadOnly,
+		FreelistType:    bolt.FreelistMapType,
+		InitialMmapSize: initialMmapSize,
 	}
 	db, err := bolt.Open(o.FilePath, 0o600, opts)
 	if err != nil {
