@@ -207,6 +207,14 @@ probe_round() {
 	inv w1 "$A" "$p" contracts
 	inv w1 "$A" "$p" accounts "key:$BKEY"
 	inv w1 "$A" "$p" readOnlyPut
+	inv w1 "$A" "$p" blocked
+	xfer w1 "$A" "$CALLEE" GAS "0.$n" "string:round $n"
+	inv w1 "$A" "$p" shift int:0
+	inv w1 "$A" "$p" shift int:3
+	inv w1 "$A" "$p" checkSig "key:$SIGKEY" "bytes:$SIG"
+	inv w1 "$A" "$p" checkSig "key:$SIGKEY" "bytes:${SIG:2}"
+	inv w1 "$A" "$p" crypto "bytes:$MSG" "key:$SIGKEY" "bytes:${SIG:2}"
+	inv w1 "$A" "$p" ed25519 "bytes:$MSG" "bytes:$(printf '11%.0s' $(seq 32))" "bytes:$(printf '22%.0s' $(seq 64))"
 	# Oracle requests once the validator is the only Oracle node (round 2):
 	# its service answers with Error (nothing listens) or
 	# ProtocolNotSupported (http), in a response transaction.
@@ -308,7 +316,14 @@ candidate_round() {
 		cli wallet candidate unregister -r "$RPC" --wallet-config "$WORK/w2.yml" -a "$B" --force
 		inv w1 "$V" PolicyContract setMaxValidUntilBlockIncrement int:1000 -- "$com"
 		;;
-	5) cli wallet candidate vote -r "$RPC" --wallet-config "$WORK/w1.yml" -a "$A" --force ;;
+	5)
+		cli wallet candidate vote -r "$RPC" --wallet-config "$WORK/w1.yml" -a "$A" --force
+		# GAS to the Treasury (Faun).
+		local treasury
+		treasury=$(rpc getnativecontracts '[]' | python3 -c \
+			'import json,sys; print([c["hash"] for c in json.load(sys.stdin)["result"] if c["manifest"]["name"] == "Treasury"][0])')
+		xfer w1 "$A" "${treasury#0x}" GAS 2
+		;;
 	esac
 }
 

@@ -3,6 +3,7 @@
 package callee
 
 import (
+	"github.com/nspcc-dev/neo-go/pkg/interop"
 	"github.com/nspcc-dev/neo-go/pkg/interop/native/management"
 	"github.com/nspcc-dev/neo-go/pkg/interop/native/std"
 	"github.com/nspcc-dev/neo-go/pkg/interop/runtime"
@@ -31,4 +32,20 @@ func Update(nef, manifest []byte, data any) {
 // Destroy removes this contract.
 func Destroy() {
 	management.Destroy()
+}
+
+// OnNEP17Payment accepts tokens, keeps a tally per token and notifies it;
+// data "reject" aborts the transfer.
+func OnNEP17Payment(from interop.Hash160, amount int, data any) {
+	if data == "reject" {
+		panic("rejected")
+	}
+	ctx := storage.GetContext()
+	key := append([]byte("paid:"), runtime.GetCallingScriptHash()...)
+	total := amount
+	if v := storage.Get(ctx, key); v != nil {
+		total += v.(int)
+	}
+	storage.Put(ctx, key, total)
+	runtime.Notify("Paid", from, amount, total)
 }

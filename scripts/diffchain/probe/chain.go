@@ -3,6 +3,9 @@ package probe
 import (
 	"github.com/nspcc-dev/neo-go/pkg/interop"
 	"github.com/nspcc-dev/neo-go/pkg/interop/contract"
+	"github.com/nspcc-dev/neo-go/pkg/interop/iterator"
+	icrypto "github.com/nspcc-dev/neo-go/pkg/interop/crypto"
+	"github.com/nspcc-dev/neo-go/pkg/interop/native/crypto"
 	"github.com/nspcc-dev/neo-go/pkg/interop/native/gas"
 	"github.com/nspcc-dev/neo-go/pkg/interop/native/ledger"
 	"github.com/nspcc-dev/neo-go/pkg/interop/native/management"
@@ -73,4 +76,31 @@ func OracleCallback(url string, data any, code int, result []byte) {
 // ReadOnlyPut writes through a read-only storage context (it FAULTs).
 func ReadOnlyPut() {
 	storage.Put(storage.GetReadOnlyContext(), "ro", 1)
+}
+
+// Shift shifts by a run-time amount (SHL/SHR by 0 changed with Gorgon).
+func Shift(n int) []any {
+	a, b := 5, -1000
+	return []any{a << n, b >> n}
+}
+
+// CheckSig runs System.Crypto.CheckSig (Gorgon rejects a signature of the
+// wrong length).
+func CheckSig(pub interop.PublicKey, sig interop.Signature) bool {
+	return icrypto.CheckSig(pub, sig)
+}
+
+// Ed25519 calls CryptoLib.verifyWithEd25519 (Echidna).
+func Ed25519(msg, pub, sig []byte) bool {
+	return crypto.VerifyWithEd25519(msg, pub, sig)
+}
+
+// Blocked lists Policy's blocked accounts (an iterator of hashes).
+func Blocked() []any {
+	it := policy.GetBlockedAccounts()
+	var out []any
+	for iterator.Next(it) {
+		out = append(out, iterator.Value(it))
+	}
+	return out
 }
