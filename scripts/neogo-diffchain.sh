@@ -21,8 +21,14 @@
 # stateroots.jsonl,applogs.jsonl.gz}; OUT defaults to the committed reference
 # data pkg/core/chain/testdata/neogo-diff.
 #
+# Then n3d's own CLI and RPC: `n3d db restore` of each dump and `n3d node`
+# answering getblockhash, getstateroot and getapplicationlog for every
+# height, block and transaction (scripts/diffchain/compare_rpc.py).
+#
 # Environment: NEOGO_DIR (/tmp/neogo), NEOGO_VERSION (0.120.0), OUT, RUNS
-# ("staggered allzero"), HEIGHT (34), PORT (42710; RPC is PORT+1), GO (go).
+# ("staggered allzero"), HEIGHT (34), PORT (42710; RPC is PORT+1), GO (go),
+# CHECK_ONLY (1: no neo-go run, only check n3d against the data in OUT),
+# KEEP (1: keep the work directory).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -342,6 +348,7 @@ finale() {
 
 MSG=68656c6c6f2c206e3364
 for run in $RUNS; do
+	[ -z "${CHECK_ONLY:-}" ] || break
 	echo "== run $run"
 	rm -rf "$WORK/db" "$WORK/cli.log" "$WORK/node.log"
 	python3 "$SRC/fastwallet.py" "$ROOT/config/wallet.privnet.single.json" one "$WORK/wallet1.json"
@@ -391,5 +398,24 @@ EOF
 	cp "$WORK/cli.log" "$WORK/cli-$run.log"
 done
 
+# n3d's own CLI and RPC on each recorded run: `n3d db restore` of the dump,
+# then `n3d node` (no consensus) answering getblockhash, getstateroot and
+# getapplicationlog exactly as neo-go did.
+(cd "$ROOT" && $GO build -o "$WORK/n3d" ./cmd/n3d)
+rc=0
+for run in $RUNS; do
+	nodeconfig "$run" "$WORK" n3ddb false >"$WORK/n3d.yml"
+	rm -rf "$WORK/n3ddb"
+	"$WORK/n3d" db restore --config-file "$WORK/n3d.yml" -i "$OUT/$run/chain.acc" >"$WORK/n3d-restore.log" 2>&1 ||
+		{ echo "n3d db restore failed:"; tail -5 "$WORK/n3d-restore.log"; exit 1; }
+	"$WORK/n3d" node --config-file "$WORK/n3d.yml" >"$WORK/n3d-node.log" 2>&1 &
+	NODE_PID=$!
+	for _ in $(seq 1 100); do height >/dev/null 2>&1 && break; sleep 0.2; done
+	echo "== n3d RPC, run $run"
+	python3 "$SRC/compare_rpc.py" "$RPC" "$OUT/$run" || rc=1
+	stop_node
+done
+
 cd "$ROOT"
 DIFFCHAIN_DIR=$OUT $GO test -count=1 -run 'TestDiffChain' -v ./pkg/core/chain/ 2>&1 | grep -E '^(=== RUN|--- |PASS|FAIL|ok|\s+diffchain)'
+exit "$rc"
