@@ -6,12 +6,13 @@
 //
 //	33/65 bytes ──NewPublicKeyFromBytes──▶ *PublicKey (shared, immutable,
 //	    │           compressed keys go through a decompression cache)
-//	    └─ Verify(sig r‖s, digest) ── r1: nistec's assembly for u1·G+u2·Q
-//	                                   (p256comb.go); once a key has verified
-//	                                   16 times, comb tables of G and of the
-//	                                   key with our own field arithmetic
-//	                                   (p256field.go, p256point.go) make it
-//	                                   faster still (docs/benchmarks-crypto.md)
+//	    └─ Verify(sig r‖s, digest) ── r1 (p256verify.go): u2·Q with nistec's
+//	                                   assembly, u1·G from a comb table of G;
+//	                                   once a key has verified 16 times, from
+//	                                   a comb table of the key too, summed
+//	                                   with our own field arithmetic
+//	                                   (p256field.go, p256point.go); see
+//	                                   docs/benchmarks-crypto.md
 //	                                   k1: decred secp256k1
 //	SigCache.Verify ── remembers successes, so a signature checked in the
 //	                   mempool is free when its block is imported
