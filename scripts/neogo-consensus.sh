@@ -168,7 +168,7 @@ start_node() {
 	local i=$1 dir=$work/node$1 bin=$N3D_BIN
 	[ "${KIND[$i]}" = neogo ] && bin=$NEOGO_BIN
 	"$bin" node --config-file "$dir/config.yml" --force-timestamp-logs >>"$dir/out.log" 2>&1 &
-	PID[$i]=$!
+	PID[i]=$!
 }
 
 stop_node() {
@@ -470,7 +470,7 @@ run_topology() {
 	IFS=, read -r -a kinds <<<"$topo"
 	[ "${#kinds[@]}" = 4 ] || fail "topology $topo: four kinds wanted"
 	for i in 1 2 3 4; do
-		KIND[$i]=${kinds[$((i - 1))]}
+		KIND[i]=${kinds[i - 1]}
 		rm -rf "$work/node$i"
 		make_config "$i"
 	done
