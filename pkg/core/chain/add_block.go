@@ -7,9 +7,11 @@ import (
 	"sync"
 	"time"
 
+	bloomfilter "github.com/holiman/bloomfilter/v2"
 	"github.com/n3d-io/n3d/pkg/core/block"
 	"github.com/n3d-io/n3d/pkg/core/dao"
 	"github.com/n3d-io/n3d/pkg/core/state"
+	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/mpt"
 	"github.com/n3d-io/n3d/pkg/util"
 	"go.uber.org/zap"
@@ -70,6 +72,10 @@ func (c *Chain) addBlock(b *block.Block, verify, speculative bool) error {
 	if err != nil {
 		return blockError(&b.Header, errors.Join(err, blockDAO.Discard()))
 	}
+	// The filter learns the block's hashes before its records become
+	// visible in the chain's DAO, so it never answers "absent" for a record
+	// a reader could find (a failure below only leaves false positives).
+	c.addToBloom(b)
 	if err := blockDAO.Persist(); err != nil {
 		return blockError(&b.Header, err)
 	}
@@ -208,10 +214,6 @@ func (c *Chain) persistBlock(b *block.Block) (util.Uint256, error) {
 	if err := c.maybePersist(); err != nil {
 		return util.Uint256{}, err
 	}
-	for _, tx := range b.Transactions {
-		h := tx.Hash()
-		c.bloom.AddHash(bloomKey(h))
-	}
 	c.mu.Lock()
 	c.mu.headers = append(c.mu.headers, b.Hash())
 	c.mu.tip = &b.Header
@@ -275,3 +277,19 @@ func (c *Chain) persistLoop(stop <-chan struct{}, tick time.Duration) {
 }
 
 func bloomKey(h util.Uint256) uint64 { return binary.LittleEndian.Uint64(h[:8]) }
+
+// addToBloom adds b's hashes to the chain's filter.
+func (c *Chain) addToBloom(b *block.Block) { addBlockHashes(c.bloom, b) }
+
+// addBlockHashes adds the hashes b's records are stored under: its
+// transactions and the conflict records their Conflicts attributes write.
+func addBlockHashes(f *bloomfilter.Filter, b *block.Block) {
+	for _, tx := range b.Transactions {
+		f.AddHash(bloomKey(tx.Hash()))
+		for _, a := range tx.GetAttributes(transaction.AttrConflicts) {
+			if cf, ok := a.Value.(*transaction.Conflicts); ok {
+				f.AddHash(bloomKey(cf.Hash))
+			}
+		}
+	}
+}

@@ -15,10 +15,13 @@ import (
 // asks it before the database) is kept across restarts:
 //
 //	key    SYSVersion(0xf0) ‖ "txbloom"   (chain-private, next to the version record)
-//	value  u8 version(1) ‖ u32 LE height ‖ block hash at height (32, wire order)
+//	value  u8 version(2) ‖ u32 LE height ‖ block hash at height (32, wire order)
 //	       ‖ holiman/bloomfilter binary form (k, n, m, bits, SHA-384 of them)
 //
-// The record covers the transactions of blocks 0..height. At open the
+// The filter holds the hash of every transaction and of every conflict
+// record (the hashes Conflicts attributes name): a hash it does not hold
+// has no record under DataExecutable as a transaction. The record covers
+// blocks 0..height. At open the
 // filter is restored from it when the block at height still has that hash
 // (walking back from the current block proves it) and the transactions of
 // the blocks after it are added; a missing, corrupt or foreign record, or
@@ -32,7 +35,9 @@ import (
 var bloomRecordKey = append(storage.SYSVersion.Bytes(), "txbloom"...)
 
 const (
-	bloomRecordVersion = 1
+	// bloomRecordVersion 2: the filter holds conflict record hashes too
+	// (a version 1 record is rebuilt).
+	bloomRecordVersion = 2
 	bloomRecordHeader  = 1 + 4 + util.Uint256Size
 	// minBloomCapacity is the smallest filter built at open.
 	minBloomCapacity   = 1 << 16
@@ -122,19 +127,17 @@ func (c *Chain) readBloomRecord() (f *bloomfilter.Filter, height uint32, hash ut
 	return f, height, hash, ""
 }
 
-// topUpBloom adds the transactions of blocks recHeight+1..height to f,
+// topUpBloom adds the transactions (and conflict records) of blocks recHeight+1..height to f,
 // walking back from the current block, and checks that the walk reaches
 // recHash at recHeight.
 func (c *Chain) topUpBloom(f *bloomfilter.Filter, hash util.Uint256, height, recHeight uint32, recHash util.Uint256) (uint32, error) {
 	h := hash
 	for i := height; i > recHeight; i-- {
-		b, err := c.dao.GetTrimmedBlock(h)
+		b, err := c.dao.GetBlock(h)
 		if err != nil {
 			return 0, fmt.Errorf("block %d (%s): %w", i, h.String(), err)
 		}
-		for _, tx := range b.Hashes {
-			f.AddHash(bloomKey(tx))
-		}
+		addBlockHashes(f, b)
 		h = b.PrevHash
 	}
 	if h != recHash {
@@ -149,7 +152,8 @@ func (c *Chain) topUpBloom(f *bloomfilter.Filter, hash util.Uint256, height, rec
 func (c *Chain) rebuildBloom() (*bloomfilter.Filter, error) {
 	var keys []uint64
 	err := c.cache.Seek(storage.SeekRange{Prefix: storage.DataExecutable.Bytes()}, func(k, v []byte) bool {
-		if len(k) == 1+util.Uint256Size && len(v) > 1+4 && v[0] == storage.ExecTransaction {
+		// Transactions and conflict records (a 5-byte value) alike.
+		if len(k) == 1+util.Uint256Size && len(v) >= 1+4 && v[0] == storage.ExecTransaction {
 			keys = append(keys, binary.LittleEndian.Uint64(k[1:]))
 		}
 		return true

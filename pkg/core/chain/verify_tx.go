@@ -170,6 +170,9 @@ func (tc *txCheck) checkOnChain(tx *transaction.Transaction) error {
 	if signers, ok := tc.conflicts[h]; ok && sharesSigner(signers, tx.Signers) {
 		return fmt.Errorf("%w: declared conflicting earlier in this block", ErrTxConflicts)
 	}
+	if !tc.c.bloom.ContainsHash(bloomKey(h)) {
+		return nil // neither the transaction nor a conflict record is stored
+	}
 	switch err := tc.d.HasTransaction(h, tx.Signers, tc.height, tc.maxTraceable); {
 	case errors.Is(err, dao.ErrAlreadyExists):
 		return fmt.Errorf("%w: transaction on chain", ErrAlreadyExists)

@@ -196,6 +196,13 @@ func TestVerifyTxOnChain(t *testing.T) {
 	kc.add(kc.tx(push1, attrs(conflicts(victim.Hash()), conflicts(other.Hash()))))
 	require.ErrorIs(t, c.VerifyTx(victim), ErrTxConflicts)
 	require.NoError(t, c.VerifyTx(other))
+	// The same from a filter rebuilt from the records (as at open): it
+	// holds the conflict records' hashes too.
+	f, err := c.rebuildBloom()
+	require.NoError(t, err)
+	c.bloom = f
+	require.ErrorIs(t, c.VerifyTx(victim), ErrTxConflicts)
+	require.ErrorIs(t, c.VerifyTx(fund), ErrAlreadyExists)
 
 	// Inside a block the earlier transactions count as on chain.
 	a, b := kc.tx(push1), kc.tx(push1)
