@@ -38,7 +38,9 @@
 #                block, so a primary proposes the transactions sent to its RPC
 #                before it announces them
 #   MAX_TIME_PER_BLOCK 0 (fixed block time; neo-go's dynamic one when set)
-#   BASE_PORT    40333: P2P ports BASE_PORT..+3, RPC BASE_PORT+100..+103
+#   BASE_PORT    26333: P2P ports BASE_PORT..+3, RPC BASE_PORT+100..+103
+#                (below the ephemeral port range, so no outgoing connection
+#                holds them)
 #   NEOGO_DIR (/tmp/neogo), NEOGO_VERSION (0.120.0), N3D_BIN (an n3d binary
 #   to use instead of building one), KEEP=1 keeps the work directory
 #   (configs, logs, chains), GO (go)
@@ -57,7 +59,7 @@ DOWN_SECONDS=${DOWN_SECONDS:-8}
 TX_BURST=${TX_BURST:-20}
 TX_RELAY_DELAY=${TX_RELAY_DELAY:-3s}
 MAX_TIME_PER_BLOCK=${MAX_TIME_PER_BLOCK:-0}
-BASE_PORT=${BASE_PORT:-40333}
+BASE_PORT=${BASE_PORT:-26333}
 KEEP=${KEEP:-0}
 PASSWORDS=(one two three four)
 
