@@ -9,7 +9,7 @@
 # contracts of scripts/diffchain compiled by `neogo contract compile`:
 # storage, iterators, runtime syscalls, StdLib/CryptoLib, Ledger, NEO,
 # Policy, RoleManagement, Notary and Oracle views, an Oracle request, contract calls,
-# update, destroy, FAULT and ABORT) until height $HEIGHT, records what neo-go
+# update to a second version, destroy, FAULT and ABORT) until height $HEIGHT, records what neo-go
 # reports (scripts/diffchain/record.py: block hashes, getstateroot and
 # getapplicationlog of every block and tx), dumps the chain with
 # `neogo db dump`, and runs TestDiffChain (pkg/core/chain/diffchain_test.go),
@@ -352,8 +352,18 @@ candidate_round() {
 # finale: update the callee, then destroy both contracts and call them.
 finale() {
 	local dir=$WORK
-	inv w1 "$A" "$CALLEE" update "filebytes:$dir/callee.nef" "filebytes:$dir/callee.manifest.json" string:v2
+	# A GAS payment the callee rejects (FAULT) and a 60 KiB storage value.
+	inv w1 "$A" GasToken transfer "hash160:$A" "hash160:$CALLEE" int:100 string:reject -- "$A:CalledByEntry"
+	head -c 61440 /dev/zero | tr '\0' 'z' >"$dir/big.bin"
+	inv w1 "$A" "$PROBE" put string:big "filebytes:$dir/big.bin"
+	inv w1 "$A" "$PROBE" putQuiet string:big "filebytes:$dir/big.bin"
+	# The callee updated to its second version (new code, events, method).
+	inv w1 "$A" "$CALLEE" update "filebytes:$dir/callee2.nef" "filebytes:$dir/callee2.manifest.json" string:v2
+	wait_height $(($(height) + 1))
 	inv w1 "$A" "$PROBE" callOther "hash160:$CALLEE" string:echo int:99
+	inv w1 "$A" "$PROBE" callOther "hash160:$CALLEE" string:version int:0
+	inv w1 "$A" "$CALLEE" version
+	inv w1 "$A" "$PROBE" get string:big
 	wait_height $(($(height) + 1))
 	inv w1 "$A" "$CALLEE" destroy
 	inv w1 "$A" "$PROBE" destroy
@@ -371,8 +381,8 @@ for run in $RUNS; do
 	python3 "$SRC/fastwallet.py" "$ROOT/pkg/wallet/testdata/neogo_wallet2.json" two "$WORK/wallet2.json"
 	printf 'Path: "%s"\nPassword: "one"\n' "$WORK/wallet1.json" >"$WORK/w1.yml"
 	printf 'Path: "%s"\nPassword: "two"\n' "$WORK/wallet2.json" >"$WORK/w2.yml"
-	for c in probe callee; do
-		(cd "$SRC" && "$NEOGO" contract compile -i "$c" -c "$c/$c.yml" \
+	for c in probe callee callee2; do
+		(cd "$SRC" && "$NEOGO" contract compile -i "$c" -c "$c/${c%2}.yml" \
 			-o "$WORK/$c.nef" -m "$WORK/$c.manifest.json")
 	done
 	nodeconfig "$run" "$WORK" >"$WORK/node.yml"

@@ -104,3 +104,9 @@ func Blocked() []any {
 	}
 	return out
 }
+
+// PutQuiet stores v under k without a notification (values too large for
+// one).
+func PutQuiet(k, v []byte) {
+	storage.Put(storage.GetContext(), k, v)
+}
