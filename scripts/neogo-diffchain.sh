@@ -59,6 +59,7 @@ cleanup() {
 	[ -n "${KEEP:-}" ] || rm -rf "$WORK"
 }
 trap cleanup EXIT
+trap 'echo "neogo-diffchain: failed at line $LINENO: $BASH_COMMAND" >&2' ERR
 
 # Accounts of the validator wallet (neo-go's privnet single-node wallet):
 # V is the 1-of-1 multisig (committee and validators, all NEO and GAS at
@@ -148,7 +149,16 @@ EOF
 start_node() { # start_node CONFIG: runs neo-go until stop_node, waits for its RPC
 	"$NEOGO" node --config-file "$1" >>"$WORK/node.log" 2>&1 &
 	NODE_PID=$!
-	for _ in $(seq 1 100); do height >/dev/null 2>&1 && break; sleep 0.2; done
+	wait_rpc
+}
+wait_rpc() { # up to 60 s for the node's RPC; fails if the node is gone
+	for _ in $(seq 1 300); do
+		height >/dev/null 2>&1 && return 0
+		kill -0 "$NODE_PID" 2>/dev/null || { echo "node exited:"; tail -5 "$WORK/node.log" "$WORK/n3d-node.log" 2>/dev/null; exit 1; }
+		sleep 0.2
+	done
+	echo "node RPC not answering at $RPC"
+	exit 1
 }
 stop_node() {
 	kill "$NODE_PID"
@@ -436,7 +446,7 @@ for run in $RUNS; do
 		{ echo "n3d db restore failed:"; tail -5 "$WORK/n3d-restore.log"; exit 1; }
 	"$WORK/n3d" node --config-file "$WORK/n3d.yml" >"$WORK/n3d-node.log" 2>&1 &
 	NODE_PID=$!
-	for _ in $(seq 1 100); do height >/dev/null 2>&1 && break; sleep 0.2; done
+	wait_rpc
 	echo "== n3d RPC, run $run"
 	python3 "$SRC/compare_rpc.py" "$RPC" "$OUT/$run" || rc=1
 	stop_node

@@ -3,12 +3,13 @@
 contract as a signer witnessed by a designated P2PNotary node's signature),
 built and signed here since neo-go's CLI has no command for it.
 
-Usage: notarytx.py RPC_URL MAGIC SENDER_WIF NOTARY_WIF CONTRACT_LE METHOD MODE
+Usage: notarytx.py RPC_URL MAGIC SENDER_WIF NOTARY_WIF CONTRACT METHOD MODE
 
 MODE "cosigner": signers [sender (CalledByEntry), Notary (None)], the sender
 pays. MODE "payer": signers [Notary (None), sender (None)], the fees come
 from the sender's Notary deposit. The transaction calls METHOD of
-CONTRACT_LE (hex, little-endian as neo-go prints it) without arguments.
+CONTRACT (hex as `neogo contract calc-hash` prints it, most significant byte
+first) without arguments.
 Prints the transaction hash. Needs `cryptography`.
 """
 import base64
@@ -69,7 +70,7 @@ def main():
     spriv, spub = key(sender_wif)
     npriv, _ = key(notary_wif)
     sender, sverif = script_hash(spub)
-    script = b"\xc2\x1f" + b"\x0c" + varbytes(method.encode()) + b"\x0c\x14" + bytes.fromhex(contract) + CONTRACT_CALL
+    script = b"\xc2\x1f" + b"\x0c" + varbytes(method.encode()) + b"\x0c\x14" + bytes.fromhex(contract)[::-1] + CONTRACT_CALL
     if mode == "cosigner":
         signers = [(sender, 0x01), (NOTARY, 0x00)]
     else:
