@@ -7,7 +7,8 @@ LDFLAGS   := -s -w -X github.com/n3d-io/n3d/pkg/buildinfo.Version=$(VERSION) -X 
 FUZZTIME  ?= 1m
 BENCHTIME ?= 1s
 
-.PHONY: all build run test conformance bench-chain test-race test-invariants bench lint fuzz fuzz-vm fuzz-wire clean docker
+.PHONY: all build run test conformance bench-chain test-race test-invariants bench lint fuzz fuzz-vm fuzz-wire clean docker \
+	interop interop-consensus interop-diffchain interop-diffchain-check
 
 all: build
 
@@ -33,7 +34,7 @@ bench-chain:
 # The reference-data checks with their summary lines (NeoVM vectors, MPT
 # state-root replay, full chain restores).
 conformance:
-	$(GO) test -count=1 -v -run '^(TestNeoVMVectors|TestStateRootReplay|TestConformanceChains)$$' ./pkg/vm ./pkg/mpt ./pkg/core/chain 2>&1 | grep -E '^(neovm vectors|mpt replay)|acceptance_test.go|^(ok|FAIL|---)'
+	$(GO) test -count=1 -v -run '^(TestNeoVMVectors|TestStateRootReplay|TestConformanceChains|TestDiffChain)$$' ./pkg/vm ./pkg/mpt ./pkg/core/chain 2>&1 | grep -E '^(neovm vectors|mpt replay)|acceptance_test.go|diffchain_test.go|^(ok|FAIL|---)'
 
 test-race:
 	$(GO) test -race -count=1 -timeout 30m ./...
@@ -47,6 +48,21 @@ test-invariants:
 # each syncs the other on the conformance chain and on a generated chain.
 interop:
 	./scripts/neogo-interop.sh
+
+# dBFT with neo-go: 4-validator privnets mixing n3d and neo-go 0.120.0
+# validators (~13 min; one topology: TOPOLOGIES=n3d,n3d,neogo,neogo, ~4 min).
+interop-consensus:
+	./scripts/neogo-consensus.sh
+
+# Differential chains against neo-go 0.120.0 through Gorgon (~5 min):
+# regenerates pkg/core/chain/testdata/neogo-diff and checks n3d's restore,
+# state roots, application logs and RPC answers against neo-go's.
+interop-diffchain:
+	./scripts/neogo-diffchain.sh
+
+# The same n3d checks against the committed reference data, without neo-go.
+interop-diffchain-check:
+	CHECK_ONLY=1 ./scripts/neogo-diffchain.sh
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./...
