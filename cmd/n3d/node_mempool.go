@@ -8,6 +8,7 @@ import (
 	"github.com/n3d-io/n3d/pkg/core/mempool"
 	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/core/txpipe"
+	"github.com/n3d-io/n3d/pkg/network"
 	"github.com/n3d-io/n3d/pkg/util"
 	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/zap"
@@ -49,6 +50,10 @@ func (n *node) startMempool(ctx context.Context, svc *services) (stop func() err
 				srv.AnnounceTxs(hashes)
 			}
 		},
+		// Announcements are batched as neo-go's P2P.BroadcastTxsBatchDelay
+		// says (the pipeline announces through AnnounceTxs, unbatched).
+		RelayDelay: network.TxBatchDelay(n.cfg.ApplicationConfiguration.P2P.BroadcastTxsBatchDelay,
+			n.cfg.ProtocolConfiguration.TimePerBlock),
 		// Without Relay the node announces only what it was given first
 		// hand (RPC), not what peers sent it.
 		RelayLocalOnly: !n.cfg.ApplicationConfiguration.Relay,

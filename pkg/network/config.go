@@ -30,6 +30,16 @@ const (
 	getAddrEvery = 1000
 )
 
+// TxBatchDelay is the batching delay of transaction announcements: the
+// configured P2P.BroadcastTxsBatchDelay, or when unset (0) 5 % of the block
+// time, at most 50 ms.
+func TxBatchDelay(configured, timePerBlock time.Duration) time.Duration {
+	if configured != 0 {
+		return configured
+	}
+	return min(timePerBlock/20, maxTxBatchDelay)
+}
+
 // ListenAddress is one address to listen on ("host:port", port 0 for any
 // free one) with the port to announce to peers (0: the bound port).
 type ListenAddress struct {
@@ -147,9 +157,7 @@ func (c *Config) applyDefaults() {
 	setIfZero(&c.MaxPeers, DefaultMaxPeers)
 	setIfZero(&c.AttemptConnPeers, DefaultAttemptConnPeers)
 	setIfZero(&c.ExtensibleCache, DefaultExtensibleCache)
-	if c.BroadcastTxsBatchDelay == 0 {
-		c.BroadcastTxsBatchDelay = min(c.TimePerBlock/20, maxTxBatchDelay)
-	}
+	c.BroadcastTxsBatchDelay = TxBatchDelay(c.BroadcastTxsBatchDelay, c.TimePerBlock)
 	if c.Log == nil {
 		c.Log = zap.NewNop()
 	}

@@ -146,8 +146,13 @@ func (q *Queue) drain(ctx context.Context) {
 			return
 		}
 		if err := q.cfg.Ledger.AddBlock(b); err != nil {
-			q.cfg.Log.Warn("block rejected", zap.Uint32("index", b.Index),
-				zap.Stringer("hash", b.Hash()), zap.Error(err))
+			// Another source (consensus, a second sync path) may have
+			// added a block at this height meanwhile: not worth a warning.
+			log := q.cfg.Log.Warn
+			if q.cfg.Ledger.BlockHeight() >= b.Index {
+				log = q.cfg.Log.Debug
+			}
+			log("block rejected", zap.Uint32("index", b.Index), zap.Stringer("hash", b.Hash()), zap.Error(err))
 			continue
 		}
 		if q.cfg.OnAdded != nil {

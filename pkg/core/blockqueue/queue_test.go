@@ -11,6 +11,9 @@ import (
 
 	"github.com/n3d-io/n3d/pkg/core/block"
 	"github.com/stretchr/testify/require"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+	"go.uber.org/zap/zaptest/observer"
 )
 
 // testLedger accepts only the next block, like the chain.
@@ -182,4 +185,41 @@ func TestStaleSlotSwept(t *testing.T) {
 	// Slot 2 % 4 is checked when block 6 is looked for; 6 % 4 == 2.
 	require.Nil(t, q.take(6))
 	require.Equal(t, 0, q.Len())
+}
+
+// racingLedger has every block added by someone else just before the
+// queue's AddBlock of it, except the ones it rejects outright.
+type racingLedger struct {
+	height atomic.Uint32
+	bad    uint32
+}
+
+func (l *racingLedger) BlockHeight() uint32 { return l.height.Load() }
+
+func (l *racingLedger) AddBlock(b *block.Block) error {
+	if b.Index == l.bad {
+		return errors.New("bad block")
+	}
+	l.height.Store(b.Index)
+	return errors.New("already exists")
+}
+
+// TestRejectedLogLevel: a block another source added meanwhile is no
+// warning; a block the ledger refuses is.
+func TestRejectedLogLevel(t *testing.T) {
+	core, logs := observer.New(zap.DebugLevel)
+	l := &racingLedger{bad: 2}
+	q, err := New(Config{Ledger: l, Size: 8, Log: zap.New(core)})
+	require.NoError(t, err)
+	stop := run(t, q)
+	defer stop()
+	require.NoError(t, q.Put(mkBlock(1)))
+	require.NoError(t, q.Put(mkBlock(2)))
+	require.Eventually(t, func() bool { return logs.FilterMessage("block rejected").Len() == 2 }, 5*time.Second, time.Millisecond)
+	entries := logs.FilterMessage("block rejected").All()
+	levels := map[uint32]zapcore.Level{}
+	for _, e := range entries {
+		levels[uint32(e.ContextMap()["index"].(uint32))] = e.Level
+	}
+	require.Equal(t, map[uint32]zapcore.Level{1: zapcore.DebugLevel, 2: zapcore.WarnLevel}, levels)
 }
