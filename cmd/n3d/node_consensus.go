@@ -13,7 +13,6 @@ import (
 	"github.com/n3d-io/n3d/pkg/core/chain"
 	"github.com/n3d-io/n3d/pkg/core/mempool"
 	"github.com/n3d-io/n3d/pkg/core/native"
-	"github.com/n3d-io/n3d/pkg/core/native/neostate"
 	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
 	"github.com/n3d-io/n3d/pkg/network/payload"
@@ -64,41 +63,16 @@ func nextValidators(svc *services) (keys.PublicKeys, error) {
 	return publicKeys(raw)
 }
 
-// neoVotersCountKey is the key of NEO's storage item holding the amount of
-// NEO that votes (the reference's Prefix_VotersCount).
-var neoVotersCountKey = []byte{1}
-
-// electedValidators are the validators the current votes elect: NEO's
-// ComputeNextBlockValidators, i.e. the committee a refresh at the next
-// block elects (pkg/core/native keeps the election unexported; its parts
-// are not), its first ValidatorsCount members sorted by key. At a
-// committee refresh height they give the proposal's NextConsensus.
+// electedValidators are the validators the current votes elect (NEO's
+// ComputeNextBlockValidators for the next block): at a committee refresh
+// height they give the proposal's NextConsensus.
 func electedValidators(c *chain.Chain, neo *native.NEO) (keys.PublicKeys, error) {
-	p := c.Config()
-	standby, err := keys.NewPublicKeysFromStrings(p.StandbyCommittee)
-	if err != nil {
-		return nil, fmt.Errorf("standby committee: %w", err)
-	}
-	raw := make([][]byte, len(standby))
-	for i, k := range standby {
-		raw[i] = k.Bytes()
-	}
-	index := c.BlockHeight() + 1 // the block whose persisting re-elects
 	d := c.DAO().Private()
-	voters, err := d.GetBigInt(neo.Metadata().ID, neoVotersCountKey)
-	var cands neostate.Committee
-	if err == nil {
-		cands, err = neo.Candidates(d)
-	}
+	raw, err := neo.ComputeNextBlockValidators(d, c.BlockHeight()+1)
 	if err = errors.Join(err, d.Discard()); err != nil {
 		return nil, err
 	}
-	size := p.CommitteeSize(index)
-	if len(raw) < size {
-		return nil, fmt.Errorf("standby committee: %d keys for %d seats", len(raw), size)
-	}
-	elected := neostate.ElectCommittee(cands, voters, raw, size)
-	return publicKeys(neostate.NextValidators(elected, int(p.ValidatorsCountAt(index+1))))
+	return publicKeys(raw)
 }
 
 func publicKeys(raw [][]byte) (keys.PublicKeys, error) {

@@ -308,6 +308,18 @@ func (n *NEO) candidates(d *dao.DAO) (neostate.Committee, error) {
 	return out, inner
 }
 
+// ComputeNextBlockValidators are the validators the current votes elect
+// (neo-go's ComputeNextBlockValidators, what a consensus node puts in
+// NextConsensus): the committee a refresh at block index would elect, its
+// first ValidatorsCount (of block index+1) members, sorted by key.
+func (n *NEO) ComputeNextBlockValidators(d *dao.DAO, index uint32) ([][]byte, error) {
+	c, err := n.computeCommittee(d, index)
+	if err != nil {
+		return nil, err
+	}
+	return neostate.NextValidators(c, int(n.cfg.ValidatorsCountAt(index+1))), nil
+}
+
 // computeCommittee elects the committee for block height.
 func (n *NEO) computeCommittee(d *dao.DAO, height uint32) (neostate.Committee, error) {
 	voters, err := d.GetBigInt(n.md.ID, []byte{neoPrefixVotersCount})
