@@ -64,8 +64,9 @@ type recorder struct {
 	old   map[string]bool
 
 	cleanMu sync.RWMutex
-	clean   map[string][]byte // storage key → value, nil: absent
-	gen     uint64            // change sets applied, under cleanMu
+	clean   map[string][]byte      // storage key → value, nil: absent
+	seeks   map[seekKey]seekResult // small storage seeks (seekcache.go)
+	gen     uint64                 // change sets applied, under cleanMu
 }
 
 // maxCleanItems bounds the clean cache (it is emptied when full).
@@ -103,14 +104,19 @@ func (r *recorder) Get(key []byte) ([]byte, error) {
 	return v, err
 }
 
-// updateClean applies a change set to the clean cache (forgets everything
-// when the change set failed: the store may hold part of it).
+// updateClean applies a change set to the clean caches of reads and seeks
+// (forgets everything when the change set failed: the store may hold part
+// of it).
 func (r *recorder) updateClean(puts map[string][]byte, dels map[string]struct{}, failed bool) {
 	r.cleanMu.Lock()
 	defer r.cleanMu.Unlock()
 	r.gen++
-	if r.clean == nil || failed {
-		r.clean = nil
+	if failed {
+		r.clean, r.seeks = nil, nil
+		return
+	}
+	r.forgetSeeksLocked(puts, dels)
+	if r.clean == nil {
 		return
 	}
 	for k := range dels {
