@@ -7,7 +7,7 @@
 //	genesis.go        genesis block, standby validators, BFT/committee addresses
 //	verify_header.go  header checks against the previous header, block limits
 //	witness.go        witness verification: exact standard-script fast path, VM fallback (WitnessVM)
-//	sigcheck.go       signature checks through the chain's cache of successes;
+//	sigcheck.go       signature checks through the chain's cache of outcomes;
 //	                  Restore's pre-verification of the blocks read ahead
 //	chain.go          Config, Open (genesis or reload), Close
 //	add_block.go      AddBlock: verify, execute, store, state root, persist
@@ -15,6 +15,9 @@
 //	natives.go        NativeSet: pkg/core/native as the chain uses it
 //	changes.go        the block's change set: trie batch, neo-go storage diff;
 //	                  clean cache of contract storage reads
+//	seekcache.go      clean cache of small contract storage seeks
+//	bloom.go          the persisted "is this transaction (or conflict) stored?" filter
+//	reset.go          db reset: roll back to the state after a block, resumable
 //	stateroot.go      per-height state root records
 //	query.go          blocks, headers, transactions (bloom filter), logs, roots
 //	subscribe.go      event subscriptions that never block block processing
