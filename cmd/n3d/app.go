@@ -53,6 +53,7 @@ func newApp(e *env) *cli.Command {
 			nodeCommand(e),
 			dbCommand(e),
 			walletCommand(e),
+			queryCommand(e),
 			versionCommand(e),
 		},
 	}
