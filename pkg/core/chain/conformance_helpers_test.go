@@ -3,6 +3,7 @@ package chain
 import (
 	"bufio"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -33,8 +34,14 @@ func readJSONL[T any](t testing.TB, path string) []T {
 	f, err := os.Open(path)
 	require.NoError(t, err)
 	defer f.Close()
+	return decodeJSONL[T](t, f, path)
+}
+
+// decodeJSONL decodes every line of r (named path in messages) into a T.
+func decodeJSONL[T any](t testing.TB, r io.Reader, path string) []T {
+	t.Helper()
 	var out []T
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
 	for sc.Scan() {
 		var v T

@@ -1,7 +1,6 @@
 package chain
 
 import (
-	"bufio"
 	"bytes"
 	"compress/gzip"
 	"context"
@@ -149,14 +148,5 @@ func readGzipJSONL[T any](t testing.TB, path string) []T {
 	defer f.Close()
 	zr, err := gzip.NewReader(f)
 	require.NoError(t, err)
-	var out []T
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
-	for sc.Scan() {
-		var v T
-		require.NoError(t, json.Unmarshal(sc.Bytes(), &v), "%s line %d", path, len(out)+1)
-		out = append(out, v)
-	}
-	require.NoError(t, sc.Err())
-	return out
+	return decodeJSONL[T](t, zr, path)
 }
