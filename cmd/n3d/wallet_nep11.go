@@ -98,48 +98,23 @@ func nep11Balance(ctx context.Context, c *walletCtx) error {
 			return fmt.Errorf("invalid token ID: %w", err)
 		}
 	}
-	w, accs, err := c.balanceAccounts()
-	if w != nil {
-		defer w.Close()
-	}
-	if err != nil {
-		return err
-	}
-	s, err := c.dial(ctx)
-	if err != nil {
-		return err
-	}
-	defer s.close()
-	tok, name, err := balanceFilter(s, c, w, nep11Standard)
-	if err != nil {
-		return err
-	}
-	for i, h := range accs {
-		if i != 0 {
-			fmt.Fprintln(c.out)
-		}
-		fmt.Fprintf(c.out, "Account %s\n", address.Uint160ToString(h))
-		bs, err := s.c.GetNEP11Balances(s.ctx, h)
-		if err != nil {
-			return err
-		}
-		found := false
-		for _, b := range bs.Balances {
-			if name == "" || (tok != nil && tok.Hash == b.Asset) || (tok == nil && (b.Name == name || b.Symbol == name)) {
-				printNFTBalance(c, b, nftID)
-				found = true
+	return printBalances(ctx, c, balanceLister[client.NEP11AssetBalance]{
+		standard: nep11Standard,
+		fetch: func(s *rpcSession, h util.Uint160) ([]client.NEP11AssetBalance, error) {
+			bs, err := s.c.GetNEP11Balances(s.ctx, h)
+			if err != nil {
+				return nil, err
 			}
-		}
-		switch {
-		case name == "" || found:
-		case tok != nil:
-			printNFTBalance(c, client.NEP11AssetBalance{Asset: tok.Hash, Decimals: int(tok.Decimals), Name: tok.Name,
-				Symbol: tok.Symbol}, "")
-		default:
-			fmt.Fprintf(c.out, "Can't find data for %q token\n", name)
-		}
-	}
-	return nil
+			return bs.Balances, nil
+		},
+		token: func(b client.NEP11AssetBalance) walletToken {
+			return walletToken{Name: b.Name, Hash: b.Asset, Symbol: b.Symbol}
+		},
+		print: func(b client.NEP11AssetBalance) { printNFTBalance(c, b, nftID) },
+		none: func(t *walletToken) client.NEP11AssetBalance {
+			return client.NEP11AssetBalance{Asset: t.Hash, Decimals: int(t.Decimals), Name: t.Name, Symbol: t.Symbol}
+		},
+	})
 }
 
 func printNFTBalance(c *walletCtx, b client.NEP11AssetBalance, nftID string) {

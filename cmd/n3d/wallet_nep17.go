@@ -151,6 +151,39 @@ func balanceFilter(s *rpcSession, c *walletCtx, w *wallet.Wallet, standard strin
 }
 
 func nep17Balance(ctx context.Context, c *walletCtx) error {
+	return printBalances(ctx, c, balanceLister[result.NEP17Balance]{
+		standard: nep17Standard,
+		fetch: func(s *rpcSession, h util.Uint160) ([]result.NEP17Balance, error) {
+			bs, err := s.c.GetNEP17Balances(s.ctx, h)
+			if err != nil {
+				return nil, err
+			}
+			return bs.Balances, nil
+		},
+		token: func(b result.NEP17Balance) walletToken {
+			return walletToken{Name: b.Name, Hash: b.Asset, Symbol: b.Symbol}
+		},
+		print: func(b result.NEP17Balance) { printNEP17Balance(c, b) },
+		none: func(t *walletToken) result.NEP17Balance {
+			return result.NEP17Balance{Asset: t.Hash, Amount: "0", Decimals: int(t.Decimals), Name: t.Name, Symbol: t.Symbol}
+		},
+	})
+}
+
+// balanceLister is what the nep17 and nep11 balance verbs differ in: how
+// an account's balances are fetched, named and printed, and what is
+// printed for a requested token the account does not hold.
+type balanceLister[B any] struct {
+	standard string
+	fetch    func(s *rpcSession, h util.Uint160) ([]B, error)
+	token    func(B) walletToken
+	print    func(B)
+	none     func(t *walletToken) B
+}
+
+// printBalances prints, for each account of the wallet (or --address), its
+// balances of the tokens of l.standard, or of the one --token names.
+func printBalances[B any](ctx context.Context, c *walletCtx, l balanceLister[B]) error {
 	w, accs, err := c.balanceAccounts()
 	if w != nil {
 		defer w.Close()
@@ -163,7 +196,7 @@ func nep17Balance(ctx context.Context, c *walletCtx) error {
 		return err
 	}
 	defer s.close()
-	tok, name, err := balanceFilter(s, c, w, nep17Standard)
+	tok, name, err := balanceFilter(s, c, w, l.standard)
 	if err != nil {
 		return err
 	}
@@ -172,23 +205,22 @@ func nep17Balance(ctx context.Context, c *walletCtx) error {
 			fmt.Fprintln(c.out)
 		}
 		fmt.Fprintf(c.out, "Account %s\n", address.Uint160ToString(h))
-		bs, err := s.c.GetNEP17Balances(s.ctx, h)
+		bs, err := l.fetch(s, h)
 		if err != nil {
 			return err
 		}
 		found := false
-		for _, b := range bs.Balances {
-			t := walletToken{Name: b.Name, Hash: b.Asset, Symbol: b.Symbol}
-			if name == "" || (tok != nil && tok.Hash == b.Asset) || (tok == nil && (t.Name == name || t.Symbol == name)) {
-				printNEP17Balance(c, b)
+		for _, b := range bs {
+			t := l.token(b)
+			if name == "" || (tok != nil && tok.Hash == t.Hash) || (tok == nil && (t.Name == name || t.Symbol == name)) {
+				l.print(b)
 				found = true
 			}
 		}
 		switch {
 		case name == "" || found:
 		case tok != nil:
-			printNEP17Balance(c, result.NEP17Balance{Asset: tok.Hash, Amount: "0", Decimals: int(tok.Decimals),
-				Name: tok.Name, Symbol: tok.Symbol})
+			l.print(l.none(tok))
 		default:
 			fmt.Fprintf(c.out, "Can't find data for %q token\n", name)
 		}
