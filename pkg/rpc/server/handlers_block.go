@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/n3d-io/n3d/pkg/core/block"
+	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/io"
 	"github.com/n3d-io/n3d/pkg/rpc/params"
 	"github.com/n3d-io/n3d/pkg/rpc/result"
@@ -111,16 +112,23 @@ func (s *Server) getRawTransaction(ps params.Params) (any, *result.Error) {
 	if err != nil {
 		return nil, result.ErrInvalidParams
 	}
+	verbose, _ := ps.Value(1).GetBoolean()
+	if s.cfg.Mempool != nil {
+		// A pooled transaction is answered as neo-go does: verbose, the
+		// transaction alone (no block, no state).
+		if tx, ok := s.cfg.Mempool.TryGet(h); ok {
+			if verbose {
+				return tx, nil
+			}
+			return rawTx(tx)
+		}
+	}
 	tx, height, err := s.chain.GetTransaction(h)
 	if err != nil {
 		return nil, result.ErrUnknownTransaction.WithData(err.Error())
 	}
-	if v, _ := ps.Value(1).GetBoolean(); !v {
-		raw, err := tx.Bytes()
-		if err != nil {
-			return nil, internal("transaction encoding", err)
-		}
-		return raw, nil
+	if !verbose {
+		return rawTx(tx)
 	}
 	bh, ok := s.chain.GetHeaderHash(height)
 	if !ok {
@@ -141,6 +149,15 @@ func (s *Server) getRawTransaction(ps params.Params) (any, *result.Error) {
 		BlockHash: bh, Confirmations: s.chain.BlockHeight() - height + 1,
 		BlockTime: hdr.Timestamp, VMState: aers[0].VMState.String(),
 	}}, nil
+}
+
+// rawTx is a transaction's wire bytes (base64 in JSON).
+func rawTx(tx *transaction.Transaction) (any, *result.Error) {
+	raw, err := tx.Bytes()
+	if err != nil {
+		return nil, internal("transaction encoding", err)
+	}
+	return raw, nil
 }
 
 func (s *Server) getTransactionHeight(ps params.Params) (any, *result.Error) {

@@ -148,6 +148,15 @@ type fakePool []*transaction.Transaction
 
 func (p fakePool) GetVerifiedTransactions() []*transaction.Transaction { return p }
 
+func (p fakePool) TryGet(h util.Uint256) (*transaction.Transaction, bool) {
+	for _, tx := range p {
+		if tx.Hash() == h {
+			return tx, true
+		}
+	}
+	return nil, false
+}
+
 func TestGetRawMempool(t *testing.T) {
 	base := node(t, "testblocks")
 	require.JSONEq(t, `[]`, string(base.result(t, "getrawmempool")))
@@ -171,6 +180,26 @@ func TestGetRawMempool(t *testing.T) {
 	require.JSONEq(t, string(wantJSON), string(n.result(t, "getrawmempool", false)))
 	require.JSONEq(t, fmt.Sprintf(`{"height":%d,"verified":%s,"unverified":[]}`, base.chain.BlockHeight(), wantJSON),
 		string(n.result(t, "getrawmempool", true)))
+
+	// getrawtransaction finds pooled transactions first, as neo-go: verbose
+	// is the transaction alone, without block fields.
+	tx := pool[0]
+	var verbose map[string]any
+	require.NoError(t, json.Unmarshal(n.result(t, "getrawtransaction", tx.Hash().String(), true), &verbose))
+	require.Equal(t, tx.Hash().String(), verbose["hash"])
+	require.NotContains(t, verbose, "blockhash")
+	require.NotContains(t, verbose, "vmstate")
+	onChain := map[string]any{}
+	require.NoError(t, json.Unmarshal(base.result(t, "getrawtransaction", tx.Hash().String(), true), &onChain))
+	for _, k := range []string{"blockhash", "confirmations", "blocktime", "vmstate"} {
+		require.Contains(t, onChain, k)
+		delete(onChain, k)
+	}
+	require.Equal(t, onChain, verbose, "the same transaction fields")
+	raw, err := tx.Bytes()
+	require.NoError(t, err)
+	require.JSONEq(t, fmt.Sprintf("%q", base64.StdEncoding.EncodeToString(raw)),
+		string(n.result(t, "getrawtransaction", tx.Hash().String())))
 }
 
 type fakePeers struct{}

@@ -102,11 +102,14 @@ type Peers interface {
 // DefaultSubmitTimeout bounds the wait for a transaction's verdict.
 const DefaultSubmitTimeout = 30 * time.Second
 
-// Mempool is the memory pool as getrawmempool reads it (*mempool.Pool).
+// Mempool is the memory pool as getrawmempool and getrawtransaction read
+// it (*mempool.Pool).
 type Mempool interface {
 	// GetVerifiedTransactions lists the pooled transactions, highest
 	// priority first.
 	GetVerifiedTransactions() []*transaction.Transaction
+	// TryGet returns the pooled transaction with hash h.
+	TryGet(h util.Uint256) (*transaction.Transaction, bool)
 }
 
 func (c *Config) applyDefaults() error {
