@@ -14,11 +14,6 @@ import (
 	"go.uber.org/zap"
 )
 
-// peerSource is the pipeline source of transactions from peers. The P2P
-// server does not say which peer sent a transaction, so all peers share
-// one queue (the RPC server has its own, txpipe.SourceLocal).
-const peerSource txpipe.Source = 1
-
 // chainVerifier is the chain as the pipeline's workers use it: the
 // lock-free verification, so they run in parallel with each other and with
 // block processing.

@@ -66,11 +66,15 @@ func (n *node) startNetwork(ctx context.Context, svc *services) (stop func() err
 	}
 	cfg.Ledger, cfg.Blocks, cfg.Log = c, q, log
 	cfg.Pool = poolView{svc.pool, svc.pipe}
-	cfg.OnTransaction = func(tx *transaction.Transaction) {
+	cfg.OnTransaction = func(peer uint64, tx *transaction.Transaction) {
 		if svc.cons != nil {
 			svc.cons.OnTransaction(tx) // proposals may carry transactions the pool refuses
 		}
-		_ = svc.pipe.Submit(peerSource, tx) // dedup and queue limits answer here; verdicts come later
+		// Each peer is a pipeline source of its own (its own queue and
+		// quota; the RPC server is txpipe.SourceLocal, 0, which no peer id
+		// is): one peer's flood waits behind itself. Dedup and queue limits
+		// answer here; verdicts come later.
+		_ = svc.pipe.Submit(txpipe.Source(peer), tx)
 	}
 	cfg.OnExtensible = newExtensibleHandler(svc, uint32(n.cfg.ProtocolConfiguration.Magic)).handle
 	srv, err := network.New(cfg)

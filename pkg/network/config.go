@@ -104,10 +104,12 @@ type Config struct {
 	// Pool answers transaction requests; nil: no mempool, every announced
 	// transaction is requested and getdata/mempool find nothing.
 	Pool TxPool
-	// OnTransaction receives every transaction a peer sent; nil: dropped.
-	// It is called from the peer's transaction worker and must not block
-	// for long; the pipeline behind it deduplicates and verifies.
-	OnTransaction func(tx *transaction.Transaction)
+	// OnTransaction receives every transaction a peer sent, with the
+	// peer's id (unique in the server's lifetime, never 0) so the
+	// pipeline behind it can keep one peer's flood from delaying the
+	// others; nil: dropped. It is called from the peer's transaction worker
+	// and must not block for long; the pipeline deduplicates and verifies.
+	OnTransaction func(peer uint64, tx *transaction.Transaction)
 	// OnExtensible receives extensible payloads; a nil error means the
 	// payload is valid and is cached and re-announced. Nil: extensible
 	// payloads are not requested.

@@ -125,7 +125,7 @@ func newNode(t testing.TB, o nodeOpts) *node {
 	cfg := testConfig(t, spec, o.listen)
 	cfg.Seeds = o.seeds
 	cfg.Ledger, cfg.Blocks, cfg.Pool = n.chain, n.queue, n.pool
-	cfg.OnTransaction = n.pool.add
+	cfg.OnTransaction = func(_ uint64, tx *transaction.Transaction) { n.pool.add(tx) }
 	cfg.Log = zaptest.NewLogger(t, zaptest.Level(zap.InfoLevel))
 	if o.cfg != nil {
 		o.cfg(&cfg)

@@ -61,6 +61,7 @@ const (
 // queues. disconnect stops them all (once) and closes the connection.
 type peer struct {
 	s       *Server
+	id      uint64 // unique in the server's lifetime, from 1
 	conn    net.Conn
 	remote  netip.AddrPort
 	dialed  string // the address we dialled (seed name kept); "" for inbound
@@ -89,7 +90,7 @@ type peer struct {
 }
 
 func newPeer(s *Server, conn net.Conn, dialed string) *peer {
-	p := &peer{s: s, conn: conn, dialed: dialed, created: time.Now(),
+	p := &peer{s: s, id: s.peerIDs.Add(1), conn: conn, dialed: dialed, created: time.Now(),
 		done:     make(chan struct{}),
 		incoming: make(chan *message.Message, 1),
 		txs:      make(chan *transaction.Transaction, txQueueCap),
@@ -213,7 +214,7 @@ func (p *peer) txLoop() {
 		case <-p.done:
 			return
 		case tx := <-p.txs:
-			p.s.cfg.OnTransaction(tx)
+			p.s.cfg.OnTransaction(p.id, tx)
 		}
 	}
 }

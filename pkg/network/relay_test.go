@@ -1,6 +1,7 @@
 package network
 
 import (
+	"sync"
 	"testing"
 	"time"
 
@@ -63,4 +64,41 @@ func TestRequestTxsSplitsGetData(t *testing.T) {
 		got = append(got, inv.Hashes...)
 	}
 	require.Equal(t, hashes, got)
+}
+
+// TestOnTransactionPeerIDs: transactions reach OnTransaction with the id
+// of the peer that sent them: distinct per peer, never 0 (the pipeline's
+// local source).
+func TestOnTransactionPeerIDs(t *testing.T) {
+	src := openChain(t, refChain(t), true)
+	defer src.Close()
+	var txs []*transaction.Transaction
+	for i := uint32(1); i <= src.BlockHeight() && len(txs) < 2; i++ {
+		b, err := src.GetBlockByIndex(i)
+		require.NoError(t, err)
+		txs = append(txs, b.Transactions...)
+	}
+	require.GreaterOrEqual(t, len(txs), 2)
+	var mu sync.Mutex
+	from := map[util.Uint256]uint64{}
+	n := newNode(t, nodeOpts{cfg: func(c *Config) {
+		c.OnTransaction = func(peer uint64, tx *transaction.Transaction) {
+			mu.Lock()
+			from[tx.Hash()] = peer
+			mu.Unlock()
+		}
+	}})
+	p1, p2 := dialRaw(t, n, 11), dialRaw(t, n, 12)
+	p1.send(message.CmdTransaction, txs[0])
+	p2.send(message.CmdTransaction, txs[1])
+	require.Eventually(t, func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(from) == 2
+	}, waitFor, 10*time.Millisecond)
+	mu.Lock()
+	defer mu.Unlock()
+	require.NotZero(t, from[txs[0].Hash()])
+	require.NotZero(t, from[txs[1].Hash()])
+	require.NotEqual(t, from[txs[0].Hash()], from[txs[1].Hash()], "two peers, two ids")
 }

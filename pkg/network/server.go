@@ -33,6 +33,7 @@ type Server struct {
 
 	ready   chan struct{}
 	running atomic.Bool
+	peerIDs atomic.Uint64 // the last peer id given out
 	kick    chan struct{} // wakes the sync loop
 	txRelay chan util.Uint256
 	// stop is closed when Run begins its shutdown: relays and dials stop.
