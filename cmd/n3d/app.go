@@ -54,6 +54,7 @@ func newApp(e *env) *cli.Command {
 			dbCommand(e),
 			walletCommand(e),
 			queryCommand(e),
+			contractCommand(e),
 			versionCommand(e),
 		},
 	}
