@@ -55,6 +55,7 @@ func newApp(e *env) *cli.Command {
 			walletCommand(e),
 			queryCommand(e),
 			contractCommand(e),
+			utilCommand(e),
 			versionCommand(e),
 		},
 	}
