@@ -113,7 +113,8 @@ func (c *walletCtx) invokeAndSend(ctx context.Context, t *sendSetup, inv *invoca
 			action, process = "save", "Saving"
 		}
 		if !c.cmd.Bool("force") {
-			return fmt.Errorf("%s.\nUse --force flag to %s the transaction anyway", r.warning(), action)
+			// neo-go ends this message with a full stop.
+			return fmt.Errorf("%s.\nUse --force flag to %s the transaction anyway.", r.warning(), action)
 		}
 		fmt.Fprintf(c.out, "%s.\n%s transaction...\n", r.warning(), process)
 	}

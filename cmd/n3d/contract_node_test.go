@@ -88,8 +88,16 @@ func (n *walletNode) testInvokes(t *testing.T, dir string) {
 func (n *walletNode) contractFailures(t *testing.T, h util.Uint160) {
 	mustFailContract(t, "Warning: FAULT VM state returned from the RPC node", "testinvokefunction",
 		"-r", n.r.url, h.StringBE(), "nosuchmethod")
-	mustFailContract(t, "Use --force flag to send the transaction anyway", "invokefunction", "-r", n.r.url,
+	mustFailContract(t, "Use --force flag to send the transaction anyway.\n", "invokefunction", "-r", n.r.url,
 		"--wallet-config", n.cfg, "-a", n.multi, txbuild.GasHash.StringBE(), "nosuchmethod")
+	out := mustRunContract(t, "", "invokefunction", "-r", n.r.url, "--wallet-config", n.cfg, "-a", n.multi,
+		"--force", txbuild.GasHash.StringBE(), "nosuchmethod")
+	lines := strings.Split(out, "\n")
+	require.Len(t, lines, 4, out)
+	require.True(t, strings.HasPrefix(lines[0], "Warning: FAULT VM state returned from the RPC node: "), out)
+	require.Equal(t, "Sending transaction...", lines[1])
+	_, err := util.Uint256DecodeStringBE(lines[2])
+	require.NoError(t, err)
 	mustFailContract(t, errNoScriptHash.Error(), "testinvokefunction", "-r", n.r.url)
 	mustFailContract(t, errNoMethod.Error(), "testinvokefunction", "-r", n.r.url, "gas")
 	mustFailContract(t, "invalid native contract name", "testinvokefunction", "-r", n.r.url, "nosuch", "m")
