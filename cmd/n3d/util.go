@@ -22,8 +22,8 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-// utilCommand is neo-go's `util` group: offline helpers (convert, ops,
-// txdump) and the sending of a signed context (sendtx).
+// utilCommand is neo-go's `util` group (its verbs in its order): offline
+// helpers (convert, txdump, ops) and verbs that send (sendtx, canceltx).
 func utilCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "util",
@@ -43,9 +43,10 @@ func utilCommand(e *env) *cli.Command {
 					return err
 				},
 			},
-			opsCommand(e),
-			txDumpCommand(e),
 			sendTxCommand(e),
+			cancelTxCommand(e),
+			txDumpCommand(e),
+			opsCommand(e),
 		},
 	}
 }
