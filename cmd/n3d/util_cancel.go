@@ -146,6 +146,8 @@ func conflictingTx(s *rpcSession, signers []txbuild.Signer, target util.Uint256,
 	if main != nil {
 		tx.NetworkFee = max(tx.NetworkFee, main.NetworkFee+1)
 		tx.ValidUntilBlock = main.ValidUntilBlock
+	} else if tx.ValidUntilBlock, err = shortValidUntilBlock(s); err != nil {
+		return nil, err
 	}
 	tx.NetworkFee += gas
 	tx.InvalidateCache()
@@ -153,6 +155,23 @@ func conflictingTx(s *rpcSession, signers []txbuild.Signer, target util.Uint256,
 		return nil, err
 	}
 	return tx, nil
+}
+
+// shortValidUntilBlock is neo-go's actor lifetime: block count plus the
+// validators count (of the latest ValidatorsHistory entry in force) plus 1,
+// so that --await learns soon that neither transaction made it.
+func shortValidUntilBlock(s *rpcSession) (uint32, error) {
+	count, err := s.c.GetBlockCount(s.ctx)
+	if err != nil {
+		return 0, fmt.Errorf("can't get block count: %w", err)
+	}
+	vc, best := uint32(s.version.Protocol.ValidatorsCount), uint32(0)
+	for h, n := range s.version.Protocol.ValidatorsHistory {
+		if h >= best && h <= count {
+			vc, best = n, h
+		}
+	}
+	return count + vc + 1, nil
 }
 
 // awaitCancel waits until the target or the conflicting transaction is in

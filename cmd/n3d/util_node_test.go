@@ -65,16 +65,28 @@ func TestUtilCancelTx(t *testing.T) {
 	mustFailUtil(t, "account "+n.single+" is not a signer of the conflicting transaction",
 		"canceltx", "-r", r, "--wallet-config", n.cfg, "-a", n.single, target.StringBE())
 
+	ctx := context.Background()
+	mainInfo, err := n.c.GetRawTransactionVerbose(ctx, target)
+	require.NoError(t, err)
 	out = mustUtil(t, "canceltx", "-r", r, "--wallet-config", n.cfg, "-a", n.multi, "-g", "0.001", target.StringBE())
 	h, err := util.Uint256DecodeStringBE(strings.TrimSpace(out))
 	require.NoError(t, err, out)
-	ctx := context.Background()
 	info, err := n.c.GetRawTransactionVerbose(ctx, h)
 	require.NoError(t, err)
 	tx := info.Transaction
+	require.Equal(t, mainInfo.Transaction.ValidUntilBlock, tx.ValidUntilBlock)
+	require.Greater(t, tx.NetworkFee, mainInfo.Transaction.NetworkFee+100000)
 	require.Equal(t, []byte{byte(opcode.RET)}, tx.Script)
 	require.Equal(t, []transaction.Attribute{{Type: transaction.AttrConflicts,
 		Value: &transaction.Conflicts{Hash: target}}}, tx.Attributes)
 	_, err = n.c.GetRawTransactionVerbose(ctx, target)
 	require.Error(t, err, "the target left the memory pool")
+
+	// An unknown target: a short lifetime (block count 1 + 1 validator + 1).
+	out = mustUtil(t, "canceltx", "-r", r, "--wallet-config", n.cfg, util.Uint256{9}.StringBE())
+	h, err = util.Uint256DecodeStringBE(strings.TrimSpace(out))
+	require.NoError(t, err, out)
+	info, err = n.c.GetRawTransactionVerbose(ctx, h)
+	require.NoError(t, err)
+	require.Equal(t, uint32(3), info.Transaction.ValidUntilBlock)
 }
