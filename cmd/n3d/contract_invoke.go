@@ -138,33 +138,8 @@ func (k knownSystemFee) SystemFee(context.Context, []byte, []transaction.Signer)
 // -e as system fee), then saves it (--out) or signs and relays it as the
 // wallet verbs do.
 func (c *walletCtx) sendRun(s *rpcSession, r *client.Invoke, signers []txbuild.Signer) error {
-	gas, err := c.gasFlag("gas")
-	if err != nil {
-		return err
-	}
-	sysgas, err := c.gasFlag("sysgas")
-	if err != nil {
-		return err
-	}
-	b := txbuild.Builder{Node: knownSystemFee{Client: s.c, gas: r.GasConsumed},
-		MaxValidUntilBlockIncrement: s.version.Protocol.MaxValidUntilBlockIncrement}
-	tx, err := b.Make(s.ctx, r.Script, signers, txbuild.Fees{ExtraSystem: sysgas, ExtraNetwork: gas})
-	if err != nil {
-		return fmt.Errorf("failed to create tx: %w", err)
-	}
-	magic := s.version.Protocol.Network
-	if out := c.cmd.String("out"); out != "" {
-		return c.saveContext(tx, magic, signers[0], out)
-	}
-	if !c.cmd.Bool("force") {
-		if err := c.confirmTx(tx); err != nil {
-			return err
-		}
-	}
-	if err := txbuild.Sign(tx, magic, signers); err != nil {
-		return err
-	}
-	return c.send(s, tx)
+	return c.makeAndSendVia(s, knownSystemFee{Client: s.c, gas: r.GasConsumed}, "failed to create tx",
+		r.Script, signers, txbuild.Fees{})
 }
 
 func invokeFunction(ctx context.Context, c *walletCtx) error {

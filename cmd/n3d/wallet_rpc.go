@@ -227,6 +227,14 @@ func (c *walletCtx) makeAndSend(s *rpcSession, script []byte, signers []txbuild.
 // makeAndSendWithFees is makeAndSend with fees added to the computed ones
 // (-g and -e add to these).
 func (c *walletCtx) makeAndSendWithFees(s *rpcSession, script []byte, signers []txbuild.Signer, fees txbuild.Fees) error {
+	return c.makeAndSendVia(s, s.c, "can't make transaction", script, signers, fees)
+}
+
+// makeAndSendVia is makeAndSendWithFees with the node that computes the
+// fees given (a test run already made can stand in for the system fee)
+// and the wording of a failure to build (neo-go's differs by command).
+func (c *walletCtx) makeAndSendVia(s *rpcSession, node txbuild.Node, cantMake string, script []byte,
+	signers []txbuild.Signer, fees txbuild.Fees) error {
 	gas, err := c.gasFlag("gas")
 	if err != nil {
 		return err
@@ -237,10 +245,10 @@ func (c *walletCtx) makeAndSendWithFees(s *rpcSession, script []byte, signers []
 	}
 	fees.ExtraSystem += sysgas
 	fees.ExtraNetwork += gas
-	b := txbuild.Builder{Node: s.c, MaxValidUntilBlockIncrement: s.version.Protocol.MaxValidUntilBlockIncrement}
+	b := txbuild.Builder{Node: node, MaxValidUntilBlockIncrement: s.version.Protocol.MaxValidUntilBlockIncrement}
 	tx, err := b.Make(s.ctx, script, signers, fees)
 	if err != nil {
-		return fmt.Errorf("can't make transaction: %w", err)
+		return fmt.Errorf("%s: %w", cantMake, err)
 	}
 	magic := s.version.Protocol.Network
 	if out := c.cmd.String("out"); out != "" {
