@@ -76,7 +76,11 @@ func TestNEP2Format(t *testing.T) {
 		_, err := keys.NEP2Decrypt(bad, "pass", cheap)
 		require.ErrorIs(t, err, keys.ErrInvalidNEP2)
 	}
-	_, err = keys.NEP2Decrypt(enc[:len(enc)-1]+"1", "pass", cheap)
+	last := "1" // a different last base58 digit breaks the checksum
+	if enc[len(enc)-1] == '1' {
+		last = "2"
+	}
+	_, err = keys.NEP2Decrypt(enc[:len(enc)-1]+last, "pass", cheap)
 	require.ErrorIs(t, err, keys.ErrInvalidNEP2, "checksum")
 	for _, p := range []keys.ScryptParams{{N: 3, R: 1, P: 1}, {N: 0, R: 1, P: 1}, {N: 2, R: 0, P: 1}, {N: 2, R: 1, P: 0}, {N: 1 << 30, R: 8, P: 8}} {
 		_, err := keys.NEP2Decrypt(enc, "pass", p)
