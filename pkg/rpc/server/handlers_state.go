@@ -140,18 +140,34 @@ func (s *Server) findStorage(ps params.Params) (any, *result.Error) {
 	if rerr != nil {
 		return nil, rerr
 	}
-	prefix, err := ps.Value(1).GetBytesBase64()
+	res, rerr, err := findStoragePage(d, id, ps, 1, s.cfg.RPC.MaxFindStorageResultItems)
+	if rerr != nil {
+		return nil, rerr
+	}
 	if err != nil {
-		return nil, result.ErrInvalidParams.WithData(fmt.Sprintf("invalid prefix: %s", err))
+		return nil, internal("storage", err)
+	}
+	return res, nil
+}
+
+// findStoragePage is the page findstorage and findstoragehistoric answer:
+// contract id's items under the prefix ps[at] (base64), from the index
+// ps[at+1] (0 when absent), at most max of them. rerr is a bad parameter,
+// err the storage's (the page then holds what was read before it).
+func findStoragePage(d *dao.DAO, id int32, ps params.Params, at, max int) (res *result.FindStorage,
+	rerr *result.Error, err error) {
+	prefix, err := ps.Value(at).GetBytesBase64()
+	if err != nil {
+		return nil, result.ErrInvalidParams.WithData(fmt.Sprintf("invalid prefix: %s", err)), nil
 	}
 	var start int64
-	if len(ps) > 2 {
-		if start, err = ps.Value(2).GetInt(); err != nil {
-			return nil, result.ErrInvalidParams.WithData(fmt.Sprintf("invalid start: %s", err))
+	if len(ps) > at+1 {
+		if start, err = ps.Value(at + 1).GetInt(); err != nil {
+			return nil, paramError("invalid start", err), nil
 		}
 	}
-	take := int64(s.cfg.RPC.MaxFindStorageResultItems)
-	res := &result.FindStorage{Results: []result.KeyValue{}} // "results":[] when empty, as neo-go
+	take := int64(max)
+	res = &result.FindStorage{Results: []result.KeyValue{}} // "results":[] when empty, as neo-go
 	var i int64
 	err = d.SeekStorage(id, storage.SeekRange{Prefix: prefix}, func(k, v []byte) bool {
 		switch {
@@ -165,11 +181,8 @@ func (s *Server) findStorage(ps params.Params) (any, *result.Error) {
 		i++
 		return true
 	})
-	if err != nil {
-		return nil, internal("storage", err)
-	}
 	res.Next = int(i)
-	return res, nil
+	return res, nil, err
 }
 
 func (s *Server) getStateRoot(ps params.Params) (any, *result.Error) {

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"strconv"
@@ -57,35 +56,13 @@ func (s *Server) findStorageHistoric(ps params.Params) (any, *result.Error) {
 	if rerr != nil {
 		return nil, rerr
 	}
-	prefix, err := ps.Value(2).GetBytesBase64()
-	if err != nil {
-		return nil, result.ErrInvalidParams.WithData(fmt.Sprintf("invalid prefix: %s", err))
+	res, rerr, err := findStoragePage(d, id, ps, 2, s.cfg.RPC.MaxFindStorageResultItems)
+	if rerr != nil {
+		return nil, rerr
 	}
-	var start int64
-	if len(ps) > 3 {
-		if start, err = ps.Value(3).GetInt(); err != nil {
-			return nil, paramError("invalid start", err)
-		}
-	}
-	take := int64(s.cfg.RPC.MaxFindStorageResultItems)
-	res := result.FindStorage{Results: []result.KeyValue{}}
-	var i int64
-	err = d.SeekStorage(id, storage.SeekRange{Prefix: prefix}, func(k, v []byte) bool {
-		switch {
-		case i < start:
-		case i < start+take:
-			res.Results = append(res.Results, result.KeyValue{Key: bytes.Clone(k), Value: bytes.Clone(v)})
-		default:
-			res.Truncated = true
-			return false
-		}
-		i++
-		return true
-	})
 	if err != nil && !errors.Is(err, mpt.ErrMissingNode) {
 		return nil, internal("failed to find state items", err)
 	}
-	res.Next = int(i)
 	return res, nil
 }
 
