@@ -8,6 +8,7 @@ import (
 
 	"github.com/n3d-io/n3d/pkg/encoding/address"
 	"github.com/n3d-io/n3d/pkg/rpc/client"
+	"github.com/n3d-io/n3d/pkg/rpc/result"
 	"github.com/n3d-io/n3d/pkg/smartcontract/callflag"
 	"github.com/n3d-io/n3d/pkg/util"
 	"github.com/n3d-io/n3d/pkg/vm/emit"
@@ -98,26 +99,26 @@ func nep11Balance(ctx context.Context, c *walletCtx) error {
 			return fmt.Errorf("invalid token ID: %w", err)
 		}
 	}
-	return printBalances(ctx, c, balanceLister[client.NEP11AssetBalance]{
+	return printBalances(ctx, c, balanceLister[result.NEP11AssetBalance]{
 		standard: nep11Standard,
-		fetch: func(s *rpcSession, h util.Uint160) ([]client.NEP11AssetBalance, error) {
+		fetch: func(s *rpcSession, h util.Uint160) ([]result.NEP11AssetBalance, error) {
 			bs, err := s.c.GetNEP11Balances(s.ctx, h)
 			if err != nil {
 				return nil, err
 			}
 			return bs.Balances, nil
 		},
-		token: func(b client.NEP11AssetBalance) walletToken {
+		token: func(b result.NEP11AssetBalance) walletToken {
 			return walletToken{Name: b.Name, Hash: b.Asset, Symbol: b.Symbol}
 		},
-		print: func(b client.NEP11AssetBalance) { printNFTBalance(c, b, nftID) },
-		none: func(t *walletToken) client.NEP11AssetBalance {
-			return client.NEP11AssetBalance{Asset: t.Hash, Decimals: int(t.Decimals), Name: t.Name, Symbol: t.Symbol}
+		print: func(b result.NEP11AssetBalance) { printNFTBalance(c, b, nftID) },
+		none: func(t *walletToken) result.NEP11AssetBalance {
+			return result.NEP11AssetBalance{Asset: t.Hash, Decimals: int(t.Decimals), Name: t.Name, Symbol: t.Symbol}
 		},
 	})
 }
 
-func printNFTBalance(c *walletCtx, b client.NEP11AssetBalance, nftID string) {
+func printNFTBalance(c *walletCtx, b result.NEP11AssetBalance, nftID string) {
 	fmt.Fprintf(c.out, "%s: %s (%s)\n", b.Symbol, b.Name, b.Asset.StringBE())
 	for _, t := range b.Tokens {
 		if nftID != "" && nftID != t.ID {

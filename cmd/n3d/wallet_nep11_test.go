@@ -16,7 +16,6 @@ import (
 	"github.com/n3d-io/n3d/internal/conformance"
 	"github.com/n3d-io/n3d/pkg/config"
 	"github.com/n3d-io/n3d/pkg/core/chain"
-	"github.com/n3d-io/n3d/pkg/rpc/client"
 	"github.com/n3d-io/n3d/pkg/rpc/result"
 	"github.com/n3d-io/n3d/pkg/rpc/server"
 	"github.com/n3d-io/n3d/pkg/storage"
@@ -51,7 +50,7 @@ func referenceRPC(t *testing.T, name string) (string, string) {
 }
 
 type refBalances struct {
-	NEP11 map[string]client.NEP11Balances `json:"nep11"`
+	NEP11 map[string]result.NEP11Balances `json:"nep11"`
 	NEP17 map[string]result.NEP17Balances `json:"nep17"`
 }
 

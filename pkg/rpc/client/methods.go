@@ -101,8 +101,8 @@ func (c *Client) GetNEP17Balances(ctx context.Context, acc util.Uint160) (*resul
 }
 
 // GetNEP11Balances returns the NEP-11 balances of an account.
-func (c *Client) GetNEP11Balances(ctx context.Context, acc util.Uint160) (*NEP11Balances, error) {
-	b := new(NEP11Balances)
+func (c *Client) GetNEP11Balances(ctx context.Context, acc util.Uint160) (*result.NEP11Balances, error) {
+	b := new(result.NEP11Balances)
 	if err := c.Call(ctx, "getnep11balances", []any{address.Uint160ToString(acc)}, b); err != nil {
 		return nil, err
 	}

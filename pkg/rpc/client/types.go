@@ -116,28 +116,6 @@ func (g *UnclaimedGas) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// NEP11Balances is the getnep11balances answer (neo-go's shape).
-type NEP11Balances struct {
-	Balances []NEP11AssetBalance `json:"balance"`
-	Address  string              `json:"address"`
-}
-
-// NEP11AssetBalance is the balance of one NEP-11 contract.
-type NEP11AssetBalance struct {
-	Asset    util.Uint160        `json:"assethash"`
-	Decimals int                 `json:"decimals,string"`
-	Name     string              `json:"name"`
-	Symbol   string              `json:"symbol"`
-	Tokens   []NEP11TokenBalance `json:"tokens"`
-}
-
-// NEP11TokenBalance is one token of a NEP-11 balance; ID is hex.
-type NEP11TokenBalance struct {
-	ID          string `json:"tokenid"`
-	Amount      string `json:"amount"`
-	LastUpdated uint32 `json:"lastupdatedblock"`
-}
-
 // ApplicationLog is the getapplicationlog answer of a transaction or a
 // block.
 type ApplicationLog struct {
