@@ -20,31 +20,37 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// runQuery runs `n3d query args...` in-process.
-func runQuery(t *testing.T, args ...string) (code int, stdout, stderr string) {
+// runSub runs `n3d <group> args...` in-process with an empty stdin.
+func runSub(t *testing.T, group string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	e := &env{stdout: &out, stderr: &errOut, stdin: strings.NewReader("")}
-	code = run(ctx, append([]string{"n3d", "query"}, args...), e)
+	code = run(ctx, append([]string{"n3d", group}, args...), e)
 	return code, out.String(), errOut.String()
 }
 
-func mustQuery(t *testing.T, args ...string) string {
+// mustSub runs `n3d <group> args...`, which must succeed quietly.
+func mustSub(t *testing.T, group string, args ...string) string {
 	t.Helper()
-	code, out, errOut := runQuery(t, args...)
+	code, out, errOut := runSub(t, group, args...)
 	require.Equal(t, 0, code, "stdout: %s\nstderr: %s", out, errOut)
 	require.Empty(t, errOut)
 	return out
 }
 
-func mustFailQuery(t *testing.T, msg string, args ...string) {
+// mustFailSub runs `n3d <group> args...`, which must exit 1 saying msg.
+func mustFailSub(t *testing.T, msg, group string, args ...string) {
 	t.Helper()
-	code, out, errOut := runQuery(t, args...)
+	code, out, errOut := runSub(t, group, args...)
 	require.Equal(t, 1, code, "stdout: %s\nstderr: %s", out, errOut)
 	require.Contains(t, errOut, msg)
 }
+
+func runQuery(t *testing.T, args ...string) (int, string, string) { return runSub(t, "query", args...) }
+func mustQuery(t *testing.T, args ...string) string               { return mustSub(t, "query", args...) }
+func mustFailQuery(t *testing.T, msg string, args ...string)      { mustFailSub(t, msg, "query", args...) }
 
 // TestQueryAgainstNode runs every verb against a single-validator privnet
 // where the validator key is a candidate voted for by the multisig.

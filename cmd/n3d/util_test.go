@@ -1,14 +1,10 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/base64"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/util"
@@ -16,31 +12,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// runUtil runs `n3d util args...` in-process.
-func runUtil(t *testing.T, args ...string) (code int, stdout, stderr string) {
-	t.Helper()
-	var out, errOut bytes.Buffer
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	e := &env{stdout: &out, stderr: &errOut, stdin: strings.NewReader("")}
-	code = run(ctx, append([]string{"n3d", "util"}, args...), e)
-	return code, out.String(), errOut.String()
-}
-
-func mustUtil(t *testing.T, args ...string) string {
-	t.Helper()
-	code, out, errOut := runUtil(t, args...)
-	require.Equal(t, 0, code, "stdout: %s\nstderr: %s", out, errOut)
-	require.Empty(t, errOut)
-	return out
-}
-
-func mustFailUtil(t *testing.T, msg string, args ...string) {
-	t.Helper()
-	code, out, errOut := runUtil(t, args...)
-	require.Equal(t, 1, code, "stdout: %s\nstderr: %s", out, errOut)
-	require.Contains(t, errOut, msg)
-}
+func runUtil(t *testing.T, args ...string) (int, string, string) { return runSub(t, "util", args...) }
+func mustUtil(t *testing.T, args ...string) string               { return mustSub(t, "util", args...) }
+func mustFailUtil(t *testing.T, msg string, args ...string)      { mustFailSub(t, msg, "util", args...) }
 
 // TestUtilConvert: the outputs are neo-go 0.120.0's `util convert` for the
 // same arguments (byte for byte: the tab padding included).
