@@ -298,7 +298,7 @@ func (p *Pipeline) process(j job) {
 	if p.cfg.OnResult != nil {
 		p.cfg.OnResult(j.src, j.tx, err)
 	}
-	p.finish(j, err, true)
+	p.finish(j, err, !transient(err))
 	if err == nil && (!p.cfg.RelayLocalOnly || j.src == SourceLocal) {
 		p.relay.add(j.hash)
 	}
@@ -319,6 +319,17 @@ func (p *Pipeline) verifyAndAdd(tx *transaction.Transaction) error {
 		}
 		return err
 	}
+}
+
+// transient reports whether a rejection depends on the moment rather than
+// on the transaction: a full pool, a state that kept moving, a sender
+// whose pooled transactions use up its GAS. Such a transaction is not
+// remembered as processed, so that a peer announcing it again (the
+// sender's node re-announces what stays in its pool) gets it verified
+// again instead of ignored for a whole filter generation.
+func transient(err error) bool {
+	return errors.Is(err, mempool.ErrOOM) || errors.Is(err, mempool.ErrStale) ||
+		errors.Is(err, mempool.ErrInsufficientFunds)
 }
 
 // finish ends j's flight with err; processed hashes enter the

@@ -269,3 +269,21 @@ func TestSignedTransactions(t *testing.T) {
 	require.ErrorIs(t, h.pipe.SubmitWait(context.Background(), bad), errInvalid)
 	require.Equal(t, 10, h.pool.Count())
 }
+
+// TestTransientRejectionNotRemembered: a transaction refused because the
+// pool is full is not entered in the recently-processed filter, so a peer
+// re-announcing it later is asked for it again; an invalid one is.
+func TestTransientRejectionNotRemembered(t *testing.T) {
+	h := newHarness(t, 1, nil)
+	h.start(t)
+	ctx := context.Background()
+	require.NoError(t, h.pipe.SubmitWait(ctx, testTx(1, 1000)))
+	low := testTx(2, 1)
+	require.ErrorIs(t, h.pipe.SubmitWait(ctx, low), mempool.ErrOOM)
+	require.True(t, h.pipe.ShouldRequest(low.Hash()), "a full pool is no verdict on the transaction")
+
+	h.chain.verify = func(*transaction.Transaction) error { return errInvalid }
+	bad := testTx(3, 5000)
+	require.ErrorIs(t, h.pipe.SubmitWait(ctx, bad), errInvalid)
+	require.False(t, h.pipe.ShouldRequest(bad.Hash()))
+}
