@@ -1,6 +1,7 @@
 package network
 
 import (
+	"slices"
 	"sync"
 	"time"
 
@@ -43,34 +44,57 @@ func (c *extCache) get(h util.Uint256) *payload.Extensible {
 
 func (c *extCache) has(h util.Uint256) bool { return c.get(h) != nil }
 
-// maxInflight bounds the requested-hash set; beyond it new hashes are not
-// requested until the sweep frees room.
+// maxInflight bounds the requested-hash set; beyond it hashes are
+// requested without being tracked (a duplicate request rather than a
+// lost one).
 const maxInflight = 1 << 16
 
-// inflight is the set of hashes requested with getdata and not yet
-// received: an item announced by several peers is asked for once. Entries
-// expire so that a request lost with its peer is made again.
-type inflight struct {
-	mu sync.Mutex
-	m  map[util.Uint256]time.Time // hash → expiry
+// maxAnnouncers bounds the other announcers remembered per hash.
+const maxAnnouncers = 4
+
+// request is one hash asked for with getdata: from whom, until when, and
+// the other peers that announced it meanwhile, to ask next.
+type request struct {
+	typ    payload.InventoryType
+	asked  *peer
+	expiry time.Time
+	others []*peer
 }
 
-func newInflight() *inflight { return &inflight{m: make(map[util.Uint256]time.Time)} }
+// inflight is the set of hashes requested with getdata and not yet
+// received: an item announced by several peers is asked for once, and if
+// that peer does not deliver in time (no answer, notfound, gone) it is
+// asked from the next peer that announced it.
+type inflight struct {
+	mu sync.Mutex
+	m  map[util.Uint256]*request
+}
 
-// claim marks h as requested until expiry; false if it already is.
-func (f *inflight) claim(h util.Uint256, expiry time.Time) bool {
+func newInflight() *inflight { return &inflight{m: make(map[util.Uint256]*request)} }
+
+// claim reports whether h, announced by p, is to be requested from p
+// now: it is not in flight (or its request expired). Otherwise p is
+// remembered as another source of h.
+func (f *inflight) claim(h util.Uint256, typ payload.InventoryType, p *peer, now time.Time, timeout time.Duration) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if exp, ok := f.m[h]; ok && time.Now().Before(exp) {
+	r, ok := f.m[h]
+	switch {
+	case ok && now.Before(r.expiry):
+		if r.asked != p && len(r.others) < maxAnnouncers && !slices.Contains(r.others, p) {
+			r.others = append(r.others, p)
+		}
 		return false
+	case ok:
+		r.asked, r.expiry = p, now.Add(timeout)
+		r.others = slices.DeleteFunc(r.others, func(q *peer) bool { return q == p })
+	case len(f.m) < maxInflight:
+		f.m[h] = &request{typ: typ, asked: p, expiry: now.Add(timeout)}
 	}
-	if len(f.m) >= maxInflight {
-		return false
-	}
-	f.m[h] = expiry
 	return true
 }
 
+// remove forgets received hashes.
 func (f *inflight) remove(hs ...util.Uint256) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -79,13 +103,57 @@ func (f *inflight) remove(hs ...util.Uint256) {
 	}
 }
 
-// sweep drops expired entries.
-func (f *inflight) sweep(now time.Time) {
+// failed expires the requests of hs made to p (it answered notfound or
+// could not take the getdata): the next retry asks another announcer.
+func (f *inflight) failed(p *peer, hs ...util.Uint256) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	for h, exp := range f.m {
-		if now.After(exp) {
-			delete(f.m, h)
+	for _, h := range hs {
+		if r, ok := f.m[h]; ok && r.asked == p {
+			r.expiry = time.Time{}
 		}
 	}
+}
+
+// retry is a getdata to make again: hashes of one type for one peer.
+type retry struct {
+	p      *peer
+	typ    payload.InventoryType
+	hashes []util.Uint256
+}
+
+// expired reassigns the requests expired at now to the next announcer
+// still connected (known items, per the known func, are dropped) and
+// returns the getdata messages to send; a request with no announcer
+// left is forgotten: the item comes back when someone announces it
+// again (the owner of a pooled transaction does, see txResendLoop).
+func (f *inflight) expired(now time.Time, timeout time.Duration, known func(payload.InventoryType, util.Uint256) bool) []retry {
+	type key struct {
+		p   *peer
+		typ payload.InventoryType
+	}
+	batches := make(map[key][]util.Uint256)
+	f.mu.Lock()
+	for h, r := range f.m {
+		if now.Before(r.expiry) {
+			continue
+		}
+		for len(r.others) > 0 && r.others[0].gone() {
+			r.others = r.others[1:]
+		}
+		if len(r.others) == 0 || known(r.typ, h) {
+			delete(f.m, h)
+			continue
+		}
+		r.asked, r.others = r.others[0], r.others[1:]
+		r.expiry = now.Add(timeout)
+		k := key{r.asked, r.typ}
+		batches[k] = append(batches[k], h)
+	}
+	f.mu.Unlock()
+	out := make([]retry, 0, len(batches))
+	for k, hs := range batches {
+		out = append(out, retry{p: k.p, typ: k.typ, hashes: hs})
+	}
+	return out
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/network/payload"
 	"github.com/n3d-io/n3d/pkg/util"
+	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/zap"
 )
 
@@ -20,7 +21,13 @@ const (
 	DefaultPingTimeout       = 90 * time.Second
 	DefaultProtoTickInterval = 5 * time.Second
 	DefaultHandshakeTimeout  = 10 * time.Second
-	DefaultTimePerBlock      = 15 * time.Second
+	// DefaultMaxHandshaking is the number of inbound connections that may
+	// be handshaking at once (see Config.MaxHandshaking).
+	DefaultMaxHandshaking = 32
+	// DefaultFirstByteTimeout is the time a new connection has to send
+	// its first byte (at most HandshakeTimeout).
+	DefaultFirstByteTimeout = 3 * time.Second
+	DefaultTimePerBlock     = 15 * time.Second
 	// DefaultExtensibleCache is the number of recent extensible payloads
 	// kept to answer getdata.
 	DefaultExtensibleCache = 20
@@ -28,6 +35,12 @@ const (
 	maxTxBatchDelay = 50 * time.Millisecond
 	// getAddrEvery: addresses are asked again every this many blocks.
 	getAddrEvery = 1000
+	// DefaultTxResendThreshold is the age, in block times, at which a
+	// pooled transaction is announced again (neo-go's is 5 blocks, or
+	// twice the number of validators when more).
+	DefaultTxResendThreshold = 5
+	// maxRequestTimeout caps the wait for a getdata answer.
+	maxRequestTimeout = 5 * time.Second
 )
 
 // TxBatchDelay is the batching delay of transaction announcements: the
@@ -64,6 +77,14 @@ type Config struct {
 	DialTimeout time.Duration
 	// HandshakeTimeout bounds the version/verack exchange.
 	HandshakeTimeout time.Duration
+	// FirstByteTimeout is the time a new connection has to send its first
+	// byte (DefaultFirstByteTimeout when 0, at most HandshakeTimeout).
+	FirstByteTimeout time.Duration
+	// MaxHandshaking bounds the inbound connections that have not finished
+	// the handshake; they do not count against MaxPeers, and a new one
+	// takes over the slot of the oldest silent one when all are held
+	// (DefaultMaxHandshaking when 0).
+	MaxHandshaking int
 	// ProtoTickInterval paces discovery, ping checks and sync retries.
 	ProtoTickInterval time.Duration
 	// PingInterval is the idle time after which a peer is pinged;
@@ -71,7 +92,8 @@ type Config struct {
 	PingInterval time.Duration
 	PingTimeout  time.Duration
 	// MinPeers is the least number of peers to keep (raised to the
-	// fan-out of the known network); MaxPeers the connection limit;
+	// fan-out of the known network); MaxPeers the limit of handshaked
+	// peers;
 	// AttemptConnPeers the dials per discovery round.
 	MinPeers         int
 	MaxPeers         int
@@ -91,6 +113,23 @@ type Config struct {
 	// ExtensibleCache bounds the recent extensible payloads kept for
 	// getdata (DefaultExtensibleCache when 0).
 	ExtensibleCache int
+	// TxResendThreshold is the age, in block times, at which a
+	// transaction still in the pool is announced again to every peer; it
+	// is announced again at 2, 4, 8… times that age while it stays
+	// (DefaultTxResendThreshold when 0; the caller may raise it to twice
+	// the number of validators, as neo-go does). The same age marks a
+	// transaction as stale for the metric and the warning.
+	TxResendThreshold int
+	// NoPeersWarn is how long the node may have no handshaked peer (while
+	// it knows addresses to dial) before it warns (DefaultNoPeersWarn
+	// when 0); DialLogInterval the period of the summary of failed dials
+	// (DefaultDialLogInterval when 0).
+	NoPeersWarn     time.Duration
+	DialLogInterval time.Duration
+	// Registerer receives the server's metrics (prometheus.DefaultRegisterer
+	// when nil; collectors already registered by another server are
+	// shared).
+	Registerer prometheus.Registerer
 	// UserAgent is sent in our version (buildinfo.UserAgent() by the
 	// caller).
 	UserAgent string
@@ -153,12 +192,21 @@ type TxPool interface {
 func (c *Config) applyDefaults() {
 	setIfZero(&c.TimePerBlock, DefaultTimePerBlock)
 	setIfZero(&c.HandshakeTimeout, DefaultHandshakeTimeout)
+	setIfZero(&c.FirstByteTimeout, DefaultFirstByteTimeout)
+	c.FirstByteTimeout = min(c.FirstByteTimeout, c.HandshakeTimeout)
+	setIfZero(&c.MaxHandshaking, DefaultMaxHandshaking)
 	setIfZero(&c.ProtoTickInterval, DefaultProtoTickInterval)
 	setIfZero(&c.PingInterval, DefaultPingInterval)
 	setIfZero(&c.PingTimeout, DefaultPingTimeout)
 	setIfZero(&c.MaxPeers, DefaultMaxPeers)
 	setIfZero(&c.AttemptConnPeers, DefaultAttemptConnPeers)
 	setIfZero(&c.ExtensibleCache, DefaultExtensibleCache)
+	setIfZero(&c.TxResendThreshold, DefaultTxResendThreshold)
+	setIfZero(&c.NoPeersWarn, DefaultNoPeersWarn)
+	setIfZero(&c.DialLogInterval, DefaultDialLogInterval)
+	if c.Registerer == nil {
+		c.Registerer = prometheus.DefaultRegisterer
+	}
 	c.BroadcastTxsBatchDelay = TxBatchDelay(c.BroadcastTxsBatchDelay, c.TimePerBlock)
 	if c.Log == nil {
 		c.Log = zap.NewNop()
@@ -172,8 +220,10 @@ func (c *Config) validate() error {
 	switch {
 	case c.BroadcastFactor < 0 || c.BroadcastFactor > 100:
 		return fmt.Errorf("%w: BroadcastFactor %d, want 0..100", ErrBadConfig, c.BroadcastFactor)
-	case c.MinPeers < 0 || c.MaxPeers < 0 || c.AttemptConnPeers < 0:
+	case c.MinPeers < 0 || c.MaxPeers < 0 || c.AttemptConnPeers < 0 || c.MaxHandshaking < 0:
 		return fmt.Errorf("%w: negative peer count", ErrBadConfig)
+	case c.TxResendThreshold < 0:
+		return fmt.Errorf("%w: TxResendThreshold %d", ErrBadConfig, c.TxResendThreshold)
 	case c.MinPeers > c.MaxPeers:
 		return fmt.Errorf("%w: MinPeers %d above MaxPeers %d", ErrBadConfig, c.MinPeers, c.MaxPeers)
 	}
@@ -183,6 +233,13 @@ func (c *Config) validate() error {
 // sendTimeout bounds a direct send to one peer: the block time, at least
 // one second (a peer that cannot take a reply within a block is useless).
 func (c *Config) sendTimeout() time.Duration { return max(c.TimePerBlock, time.Second) }
+
+// requestTimeout is the wait for the answer to a getdata before the item
+// is asked from another peer that announced it: the block time, between
+// one and five seconds.
+func (c *Config) requestTimeout() time.Duration {
+	return min(max(c.TimePerBlock, time.Second), maxRequestTimeout)
+}
 
 // broadcastTimeout bounds a whole broadcast: half a block time, at least
 // 100 ms.

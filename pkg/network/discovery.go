@@ -50,6 +50,7 @@ type addrEntry struct {
 // messages and those of peers that connected to us.
 type addrBook struct {
 	cfg *Config
+	own func(addr string) bool // our own listening address
 	mu  sync.Mutex
 	m   map[string]*addrEntry
 	// alias maps a peer's listening address (IP:port) to the book key it
@@ -58,11 +59,12 @@ type addrBook struct {
 	alias map[string]string
 }
 
-func newAddrBook(cfg *Config) *addrBook {
-	return &addrBook{cfg: cfg, m: make(map[string]*addrEntry), alias: make(map[string]string)}
+func newAddrBook(cfg *Config, own func(string) bool) *addrBook {
+	return &addrBook{cfg: cfg, own: own, m: make(map[string]*addrEntry), alias: make(map[string]string)}
 }
 
-// add registers addresses (seeds at start, or learnt from peers).
+// add registers addresses (seeds at start, or learnt from peers); our
+// own listening addresses are recorded as ourselves, never dialled.
 func (b *addrBook) add(addrs ...string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -76,7 +78,11 @@ func (b *addrBook) add(addrs ...string) {
 		if len(b.m) >= maxBookSize {
 			return
 		}
-		b.m[a] = &addrEntry{}
+		e := &addrEntry{}
+		if b.own(a) {
+			e.state = stateSelf
+		}
+		b.m[a] = e
 	}
 }
 
@@ -209,6 +215,19 @@ func (b *addrBook) list(states ...addrState) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// size is the number of addresses known, ourselves aside.
+func (b *addrBook) size() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	n := 0
+	for _, e := range b.m {
+		if e.state != stateSelf {
+			n++
+		}
+	}
+	return n
 }
 
 // unconnected counts addresses that could be dialled.

@@ -26,6 +26,10 @@ var (
 	// ErrMaxPeers: the connection was refused because MaxPeers are
 	// connected.
 	ErrMaxPeers = errors.New("network: too many peers")
+	// ErrHandshakeSlots: every handshake slot is held by a connection
+	// that was there first and has already spoken, or the connection's
+	// slot was given to a newer one.
+	ErrHandshakeSlots = errors.New("network: no handshake slot")
 	// ErrProtocol: a message the peer should not have sent (bad inventory,
 	// unsolicited addr flood, undecodable payload).
 	ErrProtocol = errors.New("network: protocol violation")

@@ -36,8 +36,8 @@ func (s *Server) handle(p *peer, m *message.Message) error {
 			return s.handleInv(p, pl)
 		case message.CmdGetData:
 			return s.handleGetData(p, pl)
-		default: // notfound: stop waiting for those
-			s.seen.remove(pl.Hashes...)
+		default: // notfound: ask another announcer, if any
+			s.seen.failed(p, pl.Hashes...)
 			return nil
 		}
 	case *block.Block:
@@ -203,7 +203,8 @@ func (s *Server) serveError(p *peer, err error) error {
 }
 
 // handleInv requests the announced items we neither have nor already
-// asked for.
+// asked for; an item asked from another peer is remembered as available
+// from this one too (see retryRequests).
 func (s *Server) handleInv(p *peer, inv *payload.Inventory) error {
 	var known func(util.Uint256) bool
 	q := qDirect
@@ -228,8 +229,9 @@ func (s *Server) handleInv(p *peer, inv *payload.Inventory) error {
 		return fmt.Errorf("%w: inventory type %s", ErrProtocol, inv.Type)
 	}
 	want := make([]util.Uint256, 0, len(inv.Hashes))
+	now := time.Now()
 	for _, h := range inv.Hashes {
-		if !known(h) && s.seen.claim(h, time.Now().Add(s.cfg.sendTimeout())) {
+		if !known(h) && s.seen.claim(h, inv.Type, p, now, s.cfg.requestTimeout()) {
 			want = append(want, h)
 		}
 	}
@@ -238,7 +240,7 @@ func (s *Server) handleInv(p *peer, inv *payload.Inventory) error {
 	}
 	err := p.sendNew(q, message.CmdGetData, &payload.Inventory{Type: inv.Type, Hashes: want})
 	if err != nil {
-		s.seen.remove(want...)
+		s.seen.failed(p, want...) // asked from another announcer, if any
 	}
 	return err
 }

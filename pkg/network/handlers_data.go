@@ -1,6 +1,8 @@
 package network
 
 import (
+	"time"
+
 	"github.com/n3d-io/n3d/pkg/core/block"
 	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/network/message"
@@ -109,4 +111,44 @@ func (s *Server) handleExtensible(p *peer, e *payload.Extensible) {
 		return
 	}
 	s.RelayExtensible(e)
+}
+
+// known reports whether an item of an inventory is here already.
+func (s *Server) known(typ payload.InventoryType, h util.Uint256) bool {
+	switch typ {
+	case payload.InvTX:
+		return s.cfg.Pool != nil && s.cfg.Pool.ContainsTx(h)
+	case payload.InvBlock:
+		_, err := s.cfg.Ledger.GetHeader(h)
+		return err == nil
+	case payload.InvExtensible:
+		return s.ext.has(h)
+	}
+	return false
+}
+
+// retryRequests asks again, from another peer that announced it, every
+// item whose getdata went unanswered for requestTimeout (or was answered
+// with notfound). It runs from the server's loop and never waits on a
+// peer: one that cannot take the getdata now is passed over at the next
+// round.
+func (s *Server) retryRequests(now time.Time) {
+	for _, r := range s.seen.expired(now, s.cfg.requestTimeout(), s.known) {
+		q := qDirect
+		if r.typ == payload.InvExtensible {
+			q = qHigh
+		}
+		for _, inv := range payload.SplitInventory(r.typ, r.hashes, payload.MaxHashesCount) {
+			m, err := message.New(message.CmdGetData, &inv)
+			if err != nil {
+				s.log.Error("building getdata", zap.Error(err))
+				return
+			}
+			if err := r.p.tryEnqueue(q, m); err != nil {
+				s.seen.failed(r.p, inv.Hashes...)
+				continue
+			}
+			s.metrics.retries.Add(float64(len(inv.Hashes)))
+		}
+	}
 }

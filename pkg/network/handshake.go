@@ -39,7 +39,9 @@ func (s *Server) handleHandshake(p *peer, m *message.Message) error {
 		if err := p.conn.SetReadDeadline(time.Time{}); err != nil {
 			return fmt.Errorf("clear deadline: %w", err)
 		}
-		p.handshaked.Store(true)
+		if err := s.promote(p); err != nil {
+			return err
+		}
 		s.onHandshake(p)
 		return nil
 	default:

@@ -19,15 +19,19 @@ func (s *Server) loop(ctx context.Context) {
 	s.book.addSeeds(s.cfg.Seeds)
 	tick := time.NewTicker(s.cfg.ProtoTickInterval)
 	defer tick.Stop()
+	retry := time.NewTicker(s.cfg.requestTimeout() / 4)
+	defer retry.Stop()
 	disc := time.NewTimer(0)
 	defer disc.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-tick.C:
-			s.pingPeers(time.Now())
-			s.seen.sweep(time.Now())
+		case now := <-tick.C:
+			s.pingPeers(now)
+			s.watch(now)
+		case now := <-retry.C:
+			s.retryRequests(now)
 		case <-disc.C:
 			disc.Reset(s.discover(ctx))
 		}
@@ -59,7 +63,8 @@ func (s *Server) discover(ctx context.Context) time.Duration {
 	next := 4 * s.cfg.ProtoTickInterval
 	if handshaked < want {
 		next = s.cfg.ProtoTickInterval
-		n := min(s.cfg.AttemptConnPeers, s.cfg.MaxPeers-connected)
+		// Inbound connections still handshaking hold no MaxPeers slot.
+		n := min(s.cfg.AttemptConnPeers, s.cfg.MaxPeers-connected+s.HandshakingPeers())
 		for _, a := range s.book.candidates(n) {
 			s.goAdd(func() { s.dial(ctx, a) })
 		}

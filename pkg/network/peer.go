@@ -70,12 +70,16 @@ type peer struct {
 	done      chan struct{}
 	closeOnce sync.Once
 	err       error // why it was disconnected; set before done is closed
+	// evicted: its handshake slot was given to a newer connection
+	// (guarded by the server's mu).
+	evicted bool
 
 	queues   [numQueues]chan *message.Message
 	incoming chan *message.Message
 	txs      chan *transaction.Transaction
 
-	handshaked atomic.Bool
+	handshaked atomic.Bool // set under the server's mu (Server.promote)
+	heard      atomic.Bool // the peer sent a byte
 	compress   atomic.Bool // the peer accepts compressed messages
 	height     atomic.Uint32
 
@@ -109,13 +113,14 @@ func newPeer(s *Server, conn net.Conn, dialed string) *peer {
 func (p *peer) String() string { return p.conn.RemoteAddr().String() }
 
 // start launches the peer's goroutines (the caller added 4 to the
-// server's WaitGroup); the handshake deadline starts now.
+// server's WaitGroup). The peer has FirstByteTimeout from its creation to
+// send a first byte, then the rest of HandshakeTimeout to finish.
 func (p *peer) start() {
 	if tc, ok := p.conn.(*net.TCPConn); ok {
 		// Both are hints: a failure leaves a working, slower connection.
 		_ = tc.SetNoDelay(true)
 	}
-	if err := p.conn.SetReadDeadline(time.Now().Add(p.s.cfg.HandshakeTimeout)); err != nil {
+	if err := p.conn.SetReadDeadline(p.created.Add(p.s.cfg.FirstByteTimeout)); err != nil {
 		p.disconnect(fmt.Errorf("set deadline: %w", err))
 	}
 	go func() { defer p.s.wg.Done(); p.readLoop() }()
@@ -150,7 +155,7 @@ func (p *peer) gone() bool {
 // are dropped (the frame was consumed, the stream is in step); any other
 // error ends the connection, as the reference does.
 func (p *peer) readLoop() {
-	r := bufio.NewReaderSize(newAckReader(p.conn), readBufSize)
+	r := bufio.NewReaderSize(&firstByteReader{r: newAckReader(p.conn), p: p}, readBufSize)
 	for {
 		m, err := message.Read(r)
 		if errors.Is(err, message.ErrUnknownCommand) || emptyAddr(m, err) {

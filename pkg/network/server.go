@@ -26,10 +26,15 @@ type Server struct {
 	log   *zap.Logger
 	nonce uint32
 
-	book *addrBook
-	sync *syncer
-	ext  *extCache
-	seen *inflight
+	book    *addrBook
+	sync    *syncer
+	ext     *extCache
+	seen    *inflight
+	pending *txAges // pooled transactions by age, for re-announcement
+	metrics *metrics
+	own     ownAddrs
+	dials   dialStats
+	watcher watcher // the loop goroutine's
 
 	ready   chan struct{}
 	running atomic.Bool
@@ -48,6 +53,9 @@ type Server struct {
 		ports     []uint16 // announced port per listener
 		stopping  bool
 		lastAddrH uint32 // height at the last getaddr round
+		// handshaked counts the peers in peers that finished the
+		// handshake (MaxPeers bounds it).
+		handshaked int
 	}
 }
 
@@ -66,10 +74,15 @@ func New(cfg Config) (*Server, error) {
 	for s.nonce == 0 {
 		s.nonce = rand.Uint32()
 	}
-	s.book = newAddrBook(&s.cfg)
+	var err error
+	if s.metrics, err = newMetrics(cfg.Registerer); err != nil {
+		return nil, err
+	}
+	s.book = newAddrBook(&s.cfg, s.own.is)
 	s.sync = newSyncer(s)
 	s.ext = newExtCache(cfg.ExtensibleCache)
 	s.seen = newInflight()
+	s.pending = newTxAges()
 	s.mu.peers = make(map[*peer]struct{})
 	s.mu.nonces = make(map[uint32]*peer)
 	return s, nil
@@ -112,8 +125,9 @@ func (s *Server) Run(ctx context.Context) error {
 		go func() { defer s.wg.Done(); s.acceptLoop(l) }()
 	}
 	s.mu.Unlock()
-	s.wg.Add(2)
+	s.wg.Add(3)
 	go func() { defer s.wg.Done(); s.txRelayLoop(ctx) }()
+	go func() { defer s.wg.Done(); s.txResendLoop(ctx) }()
 	go func() { defer s.wg.Done(); s.sync.run(ctx) }()
 	s.log.Info("P2P server started", zap.Uint32("nonce", s.nonce),
 		zap.Stringers("listen", s.Addrs()), zap.Strings("seeds", s.cfg.Seeds))
@@ -131,10 +145,12 @@ func (s *Server) listen(ctx context.Context) error {
 			s.closeListeners()
 			return fmt.Errorf("network: listen %s: %w", a.Address, err)
 		}
+		bound := l.Addr().(*net.TCPAddr).AddrPort()
 		port := a.AnnouncedPort
 		if port == 0 {
-			port = uint16(l.Addr().(*net.TCPAddr).Port)
+			port = bound.Port()
 		}
+		s.own.addListener(bound, port)
 		s.mu.Lock()
 		s.mu.listeners = append(s.mu.listeners, l)
 		s.mu.ports = append(s.mu.ports, port)
@@ -217,39 +233,47 @@ func (s *Server) dial(ctx context.Context, addr string) {
 	conn, err := d.DialContext(ctx, "tcp", addr)
 	if err != nil {
 		s.book.dialFailed(addr, err)
+		s.dials.failed(addr, err)
 		s.log.Debug("dial failed", zap.String("addr", addr), zap.Error(err))
 		return
 	}
 	s.addPeer(conn, addr)
 }
 
-// addPeer registers a new connection and starts its handshake.
+// addPeer registers a new connection and starts its handshake. Our
+// version is queued before the peer's goroutines start, so it is the
+// first message the peer receives, whatever the peer sends meanwhile.
 func (s *Server) addPeer(conn net.Conn, dialed string) {
 	p := newPeer(s, conn, dialed)
-	s.mu.Lock()
-	full := len(s.mu.peers) >= s.cfg.MaxPeers
-	if s.mu.stopping || full {
-		s.mu.Unlock()
-		if err := conn.Close(); err != nil {
-			s.log.Debug("closing refused connection", zap.Error(err))
-		}
-		if dialed != "" {
-			s.book.dialFailed(dialed, ErrMaxPeers)
-		}
-		return
-	}
-	s.mu.peers[p] = struct{}{}
-	n := len(s.mu.peers)
-	s.wg.Add(4) // under the lock: shutdown's Wait cannot have begun
-	s.mu.Unlock()
-	s.log.Debug("peer connected", zap.Stringer("addr", p), zap.String("dialed", dialed), zap.Int("peers", n))
-	p.start()
 	m, err := message.New(message.CmdVersion, s.versionPayload())
 	if err == nil {
 		err = p.tryEnqueue(qHigh, m)
 	}
 	if err != nil {
-		p.disconnect(fmt.Errorf("sending version: %w", err))
+		s.log.Error("queueing our version", zap.Error(err))
+		s.refuse(p, err)
+		return
+	}
+	victim, err := s.register(p)
+	if err != nil {
+		s.refuse(p, err)
+		return
+	}
+	if victim != nil {
+		victim.disconnect(fmt.Errorf("%w: replaced by a new connection", ErrHandshakeSlots))
+	}
+	s.log.Debug("peer connected", zap.Stringer("addr", p), zap.String("dialed", dialed))
+	p.start()
+}
+
+// refuse closes a connection that was not registered.
+func (s *Server) refuse(p *peer, why error) {
+	if err := p.conn.Close(); err != nil {
+		s.log.Debug("closing refused connection", zap.Error(err))
+	}
+	if p.dialed != "" {
+		s.book.dialFailed(p.dialed, why)
+		s.dials.failed(p.dialed, why)
 	}
 }
 
@@ -258,10 +282,13 @@ func (s *Server) unregister(p *peer) {
 	v := p.version()
 	s.mu.Lock()
 	delete(s.mu.peers, p)
+	if p.handshaked.Load() {
+		s.mu.handshaked--
+	}
 	if v != nil && s.mu.nonces[v.Nonce] == p {
 		delete(s.mu.nonces, v.Nonce)
 	}
-	n := len(s.mu.peers)
+	n := s.mu.handshaked
 	s.mu.Unlock()
 	s.book.disconnected(p, p.err)
 	s.sync.peerGone(p)
@@ -341,12 +368,13 @@ func (s *Server) ConnectedPeers() []PeerInfo {
 	return out
 }
 
-// UnconnectedPeers lists known addresses not connected now.
+// UnconnectedPeers lists known addresses not connected now (never our
+// own).
 func (s *Server) UnconnectedPeers() []string { return s.book.list(stateUnconnected) }
 
-// BadPeers lists addresses ruled out for now (failed dials and sends,
-// ourselves).
-func (s *Server) BadPeers() []string { return s.book.list(stateBad, stateSelf) }
+// BadPeers lists addresses ruled out for now (failed dials and sends);
+// our own address, known as such, is not listed.
+func (s *Server) BadPeers() []string { return s.book.list(stateBad) }
 
 // IsInSync reports whether no handshaked peer is ahead of the chain
 // (true without peers).

@@ -2,9 +2,11 @@ package network
 
 import (
 	"encoding/json"
+	"net"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"testing"
 	"time"
 
@@ -50,17 +52,31 @@ func TestCrossedDialsKeepOneConnection(t *testing.T) {
 func TestSelfConnectionBlocked(t *testing.T) {
 	self := freeAddr(t)
 	a := newNode(t, nodeOpts{listen: self, seeds: []string{self}})
-	require.Eventually(t, func() bool {
-		bad := a.srv.BadPeers()
-		return len(bad) == 1 && bad[0] == self
-	}, waitFor, 10*time.Millisecond)
-	require.Zero(t, a.handshaked())
-	// Never dialled again: the book keeps it as ourselves.
-	time.Sleep(300 * time.Millisecond)
-	require.Equal(t, []string{self}, a.srv.BadPeers())
+	// A seed that is our own listening address is known as ourselves at
+	// once: never dialled, never listed as a peer (getpeers).
+	a.srv.book.mu.Lock()
+	e := a.srv.book.m[self]
+	require.NotNil(t, e)
+	require.Equal(t, stateSelf, e.state)
+	a.srv.book.mu.Unlock()
+	require.Empty(t, a.srv.BadPeers())
 	require.Empty(t, a.srv.UnconnectedPeers())
 	conns, _ := a.srv.PeerCount()
 	require.Zero(t, conns)
+
+	// A seed naming us otherwise (not an address of ours the server can
+	// recognise) is dialled, found to be us by the nonce and not listed.
+	name := "localhost:" + strconv.Itoa(a.srv.Addrs()[0].(*net.TCPAddr).Port)
+	b := newNode(t, nodeOpts{listen: "127.0.0.1:0", seeds: []string{name}, cfg: func(c *Config) { c.Nonce = a.srv.Nonce() }})
+	require.Eventually(t, func() bool {
+		b.srv.book.mu.Lock()
+		defer b.srv.book.mu.Unlock()
+		e := b.srv.book.m[name]
+		return e != nil && e.state == stateSelf
+	}, waitFor, 10*time.Millisecond)
+	require.Empty(t, b.srv.BadPeers())
+	require.Empty(t, b.srv.UnconnectedPeers())
+	require.Zero(t, b.handshaked())
 }
 
 // summary is the reference chain's summary.json.

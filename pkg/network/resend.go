@@ -1,0 +1,120 @@
+package network
+
+import (
+	"context"
+	"time"
+
+	"github.com/n3d-io/n3d/pkg/network/message"
+	"github.com/n3d-io/n3d/pkg/network/payload"
+	"github.com/n3d-io/n3d/pkg/util"
+	"go.uber.org/zap"
+)
+
+// staleWarnEvery rate-limits the warning about stale pooled transactions.
+const staleWarnEvery = time.Minute
+
+// txAge is when a pooled transaction was first seen and when it is due
+// for its next announcement.
+type txAge struct {
+	first, next time.Time
+	gen         uint64 // the last scan that saw it in the pool
+}
+
+// txAges follows the age of pooled transactions, from one scan of the
+// pool to the next. Only the resend loop uses it.
+type txAges struct {
+	m   map[util.Uint256]*txAge
+	gen uint64
+}
+
+func newTxAges() *txAges { return &txAges{m: make(map[util.Uint256]*txAge)} }
+
+// scanResult is what one scan of the pool found.
+type scanResult struct {
+	due    []util.Uint256 // to announce again now
+	stale  int            // pending for threshold or longer
+	oldest time.Duration  // age of the oldest pooled transaction
+}
+
+// scan takes the pooled hashes at now. A hash seen for the first time is
+// due at threshold; one due (and announced, when send) is due next at
+// twice its age, so announcements happen at threshold, 2·threshold,
+// 4·threshold… of age, as neo-go does. Without send (no peer to tell)
+// nothing due is postponed. Hashes no longer pooled are forgotten.
+func (a *txAges) scan(hashes []util.Uint256, now time.Time, threshold time.Duration, send bool) scanResult {
+	a.gen++
+	var r scanResult
+	for _, h := range hashes {
+		e := a.m[h]
+		if e == nil {
+			a.m[h] = &txAge{first: now, next: now.Add(threshold), gen: a.gen}
+			continue
+		}
+		e.gen = a.gen
+		age := now.Sub(e.first)
+		r.oldest = max(r.oldest, age)
+		if age >= threshold {
+			r.stale++
+		}
+		if send && !now.Before(e.next) {
+			r.due = append(r.due, h)
+			e.next = e.first.Add(2 * e.next.Sub(e.first))
+		}
+	}
+	for h, e := range a.m {
+		if e.gen != a.gen {
+			delete(a.m, h)
+		}
+	}
+	return r
+}
+
+// txResendLoop looks at the pool once a block time: transactions that
+// stay in it are announced again to every peer (with a doubling
+// back-off), counted in the stale-transactions metric and reported by a
+// rate-limited warning. A transaction a peer dropped (full queue, lost
+// getdata, busy node) is so offered again until a block includes it.
+func (s *Server) txResendLoop(ctx context.Context) {
+	if s.cfg.Pool == nil {
+		return
+	}
+	threshold := time.Duration(s.cfg.TxResendThreshold) * s.cfg.TimePerBlock
+	tick := time.NewTicker(s.cfg.TimePerBlock)
+	defer tick.Stop()
+	var nextWarn time.Time
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case now := <-tick.C:
+			_, peers := s.PeerCount()
+			r := s.pending.scan(s.cfg.Pool.TxHashes(), now, threshold, peers > 0)
+			s.metrics.staleTxs.Set(float64(r.stale))
+			if len(r.due) > 0 {
+				s.reannounce(r.due)
+			}
+			if r.stale > 0 && !now.Before(nextWarn) {
+				nextWarn = now.Add(staleWarnEvery)
+				s.log.Warn("transactions pending in the pool for several blocks",
+					zap.Int("count", r.stale), zap.Int("blocks", s.cfg.TxResendThreshold),
+					zap.Duration("oldest", r.oldest.Round(time.Second)), zap.Int("reannounced", len(r.due)),
+					zap.Int("peers", peers))
+			}
+		}
+	}
+}
+
+// reannounce announces pooled transactions again to every peer, in
+// inventories of up to 500 hashes.
+func (s *Server) reannounce(hashes []util.Uint256) {
+	s.metrics.reannounced.Add(float64(len(hashes)))
+	s.log.Debug("announcing pooled transactions again", zap.Int("count", len(hashes)))
+	for _, inv := range payload.SplitInventory(payload.InvTX, hashes, payload.MaxHashesCount) {
+		m, err := message.New(message.CmdInv, &inv)
+		if err != nil {
+			s.log.Error("building tx inv", zap.Error(err))
+			return
+		}
+		s.broadcast(m, qBroadcast, true, nil)
+	}
+}
