@@ -19,10 +19,10 @@ func pipePeers(t *testing.T, s *Server, n int) []*peer {
 		c1, c2 := net.Pipe()
 		t.Cleanup(func() { c1.Close(); c2.Close() })
 		p := newPeer(s, c1, "")
-		p.handshaked.Store(true)
 		s.mu.Lock()
 		s.mu.peers[p] = struct{}{}
 		s.mu.Unlock()
+		require.NoError(t, s.promote(p))
 		ps[i] = p
 	}
 	return ps
@@ -48,7 +48,7 @@ func newTestServer(t testing.TB, mod func(*Config)) *Server {
 }
 
 func TestBroadcastTwoThirds(t *testing.T) {
-	s := newTestServer(t, func(c *Config) { c.TimePerBlock = 2 * time.Second })
+	s := newTestServer(t, func(c *Config) { c.TimePerBlock, c.MaxPeers = 2*time.Second, 100 })
 	m, err := message.New(message.CmdGetAddr, nil)
 	require.NoError(t, err)
 

@@ -1,6 +1,7 @@
 package network
 
 import (
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -9,7 +10,10 @@ import (
 	"github.com/n3d-io/n3d/pkg/network/message"
 	"github.com/n3d-io/n3d/pkg/network/payload"
 	"github.com/n3d-io/n3d/pkg/util"
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/stretchr/testify/require"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zaptest/observer"
 )
 
 // refTxs returns the transactions of the reference chain.
@@ -87,4 +91,129 @@ func TestNoTxLostOnLossyRelay(t *testing.T) {
 			require.True(t, v.pool.ContainsTx(h))
 		}
 	}
+}
+
+// getDataFor reads messages until a getdata naming h arrives.
+func (p *rawPeer) getDataFor(h util.Uint256) {
+	p.t.Helper()
+	for {
+		inv := p.expect(message.CmdGetData).Payload.(*payload.Inventory)
+		if slices.Contains(inv.Hashes, h) {
+			return
+		}
+	}
+}
+
+// TestGetDataAskedFromAnotherAnnouncer: a hash announced by two peers is
+// asked from the first; when that one does not answer (or answers
+// notfound) it is asked from the second, which delivers it. Re-announcement
+// by the owner is off (a long threshold), so only the retry can deliver.
+func TestGetDataAskedFromAnotherAnnouncer(t *testing.T) {
+	txs := refTxs(t)
+	v := newNode(t, nodeOpts{cfg: func(c *Config) { c.TxResendThreshold = 1000 }})
+	mute, honest := dialRaw(t, v, 21), dialRaw(t, v, 22)
+	require.Eventually(t, func() bool { return v.handshaked() == 2 }, waitFor, 10*time.Millisecond)
+
+	t.Run("no answer", func(t *testing.T) {
+		h := txs[0].Hash()
+		mute.send(message.CmdInv, &payload.Inventory{Type: payload.InvTX, Hashes: []util.Uint256{h}})
+		mute.getDataFor(h)
+		honest.send(message.CmdInv, &payload.Inventory{Type: payload.InvTX, Hashes: []util.Uint256{h}})
+		honest.getDataFor(h) // after the request timeout
+		honest.send(message.CmdTransaction, txs[0])
+		require.Eventually(t, func() bool { return v.pool.ContainsTx(h) }, waitFor, 10*time.Millisecond)
+	})
+	t.Run("notfound", func(t *testing.T) {
+		h := txs[1].Hash()
+		mute.send(message.CmdInv, &payload.Inventory{Type: payload.InvTX, Hashes: []util.Uint256{h}})
+		mute.getDataFor(h)
+		honest.send(message.CmdInv, &payload.Inventory{Type: payload.InvTX, Hashes: []util.Uint256{h}})
+		mute.send(message.CmdNotFound, &payload.Inventory{Type: payload.InvTX, Hashes: []util.Uint256{h}})
+		honest.getDataFor(h)
+		honest.send(message.CmdTransaction, txs[1])
+		require.Eventually(t, func() bool { return v.pool.ContainsTx(h) }, waitFor, 10*time.Millisecond)
+	})
+}
+
+// TestTxAgesBackoff: a pooled transaction is due for announcement at
+// the threshold age, then at 2, 4, 8 times it; without peers nothing is
+// postponed; a transaction that left the pool is forgotten.
+func TestTxAgesBackoff(t *testing.T) {
+	const th = 5 * time.Second
+	a := newTxAges()
+	h1, h2 := util.Uint256{1}, util.Uint256{2}
+	t0 := time.Unix(1_000_000, 0)
+	at := func(s int) time.Time { return t0.Add(time.Duration(s) * time.Second) }
+	var dueAt []int
+	for s := 0; s <= 45; s++ {
+		r := a.scan([]util.Uint256{h1}, at(s), th, true)
+		if len(r.due) > 0 {
+			require.Equal(t, []util.Uint256{h1}, r.due)
+			dueAt = append(dueAt, s)
+		}
+		if s >= 5 {
+			require.Equal(t, 1, r.stale, "second %d", s)
+		} else {
+			require.Zero(t, r.stale)
+		}
+	}
+	require.Equal(t, []int{5, 10, 20, 40}, dueAt)
+
+	// No peer to tell: due but not announced, and not postponed.
+	a.scan([]util.Uint256{h1, h2}, at(50), th, true)
+	r := a.scan([]util.Uint256{h1, h2}, at(80), th, false)
+	require.Empty(t, r.due)
+	require.Equal(t, 2, r.stale)
+	require.Equal(t, 80*time.Second, r.oldest)
+	r = a.scan([]util.Uint256{h1, h2}, at(81), th, true)
+	require.ElementsMatch(t, []util.Uint256{h1, h2}, r.due)
+
+	// h1 left the pool: forgotten; back later, it starts afresh.
+	a.scan([]util.Uint256{h2}, at(82), th, true)
+	require.NotContains(t, a.m, h1)
+	r = a.scan([]util.Uint256{h1, h2}, at(83), th, true)
+	require.Empty(t, r.due)
+	require.Equal(t, 1, r.stale)
+}
+
+// TestStalePoolReported: a transaction left in the pool is announced
+// again to the peers, counted in the stale-transactions gauge and the
+// re-announcement counter, and reported by a WARN.
+func TestStalePoolReported(t *testing.T) {
+	tx := refTxs(t)[0]
+	reg := prometheus.NewRegistry()
+	core, logs := observer.New(zap.WarnLevel)
+	n := newNode(t, nodeOpts{cfg: func(c *Config) {
+		c.TxResendThreshold = 1
+		c.Registerer = reg
+		c.Log = zap.New(core)
+	}})
+	p := dialRaw(t, n, 31)
+	n.pool.add(tx) // pooled, never announced by the pipeline
+	inv := p.expect(message.CmdInv).Payload.(*payload.Inventory)
+	require.Equal(t, payload.InvTX, inv.Type)
+	require.Equal(t, []util.Uint256{tx.Hash()}, inv.Hashes)
+	require.Eventually(t, func() bool {
+		return logs.FilterMessage("transactions pending in the pool for several blocks").Len() == 1
+	}, waitFor, 10*time.Millisecond)
+	require.Equal(t, 1.0, metricValue(t, reg, "n3d_p2p_stale_pool_transactions"))
+	require.GreaterOrEqual(t, metricValue(t, reg, "n3d_p2p_reannounced_transactions_total"), 1.0)
+}
+
+// metricValue is the value of a gauge or counter without labels.
+func metricValue(t *testing.T, reg *prometheus.Registry, name string) float64 {
+	mfs, err := reg.Gather()
+	require.NoError(t, err)
+	for _, mf := range mfs {
+		if mf.GetName() != name {
+			continue
+		}
+		m := mf.GetMetric()[0]
+		if g := m.GetGauge(); g != nil {
+			return g.GetValue()
+		}
+		return m.GetCounter().GetValue()
+	}
+	t.Fatalf("metric %s not exported", name)
+	return 0
 }

@@ -38,8 +38,9 @@ type scanResult struct {
 
 // scan takes the pooled hashes at now. A hash seen for the first time is
 // due at threshold; one due (and announced, when send) is due next at
-// twice its age, so announcements happen at threshold, 2·threshold,
-// 4·threshold… of age, as neo-go does. Without send (no peer to tell)
+// the following power-of-two multiple of threshold above its age, so
+// announcements happen at threshold, 2·threshold, 4·threshold… of age,
+// as neo-go does. Without send (no peer to tell)
 // nothing due is postponed. Hashes no longer pooled are forgotten.
 func (a *txAges) scan(hashes []util.Uint256, now time.Time, threshold time.Duration, send bool) scanResult {
 	a.gen++
@@ -58,7 +59,11 @@ func (a *txAges) scan(hashes []util.Uint256, now time.Time, threshold time.Durat
 		}
 		if send && !now.Before(e.next) {
 			r.due = append(r.due, h)
-			e.next = e.first.Add(2 * e.next.Sub(e.first))
+			d := max(e.next.Sub(e.first), time.Millisecond)
+			for d <= age {
+				d *= 2
+			}
+			e.next = e.first.Add(d)
 		}
 	}
 	for h, e := range a.m {

@@ -54,11 +54,7 @@ func TestSelfConnectionBlocked(t *testing.T) {
 	a := newNode(t, nodeOpts{listen: self, seeds: []string{self}})
 	// A seed that is our own listening address is known as ourselves at
 	// once: never dialled, never listed as a peer (getpeers).
-	a.srv.book.mu.Lock()
-	e := a.srv.book.m[self]
-	require.NotNil(t, e)
-	require.Equal(t, stateSelf, e.state)
-	a.srv.book.mu.Unlock()
+	require.Eventually(t, func() bool { return bookState(a.srv, self) == stateSelf }, waitFor, 10*time.Millisecond)
 	require.Empty(t, a.srv.BadPeers())
 	require.Empty(t, a.srv.UnconnectedPeers())
 	conns, _ := a.srv.PeerCount()
@@ -68,15 +64,20 @@ func TestSelfConnectionBlocked(t *testing.T) {
 	// recognise) is dialled, found to be us by the nonce and not listed.
 	name := "localhost:" + strconv.Itoa(a.srv.Addrs()[0].(*net.TCPAddr).Port)
 	b := newNode(t, nodeOpts{listen: "127.0.0.1:0", seeds: []string{name}, cfg: func(c *Config) { c.Nonce = a.srv.Nonce() }})
-	require.Eventually(t, func() bool {
-		b.srv.book.mu.Lock()
-		defer b.srv.book.mu.Unlock()
-		e := b.srv.book.m[name]
-		return e != nil && e.state == stateSelf
-	}, waitFor, 10*time.Millisecond)
+	require.Eventually(t, func() bool { return bookState(b.srv, name) == stateSelf }, waitFor, 10*time.Millisecond)
 	require.Empty(t, b.srv.BadPeers())
 	require.Empty(t, b.srv.UnconnectedPeers())
 	require.Zero(t, b.handshaked())
+}
+
+// bookState is the state of addr in s's address book (-1: unknown).
+func bookState(s *Server, addr string) addrState {
+	s.book.mu.Lock()
+	defer s.book.mu.Unlock()
+	if e := s.book.m[addr]; e != nil {
+		return e.state
+	}
+	return -1
 }
 
 // summary is the reference chain's summary.json.

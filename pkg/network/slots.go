@@ -3,17 +3,21 @@ package network
 import (
 	"fmt"
 	stdio "io"
+	"net/netip"
 )
 
 // Handshake slots. A connection counts against MaxPeers only once it has
 // finished the handshake. Before that, inbound connections share
-// MaxHandshaking slots of their own, and each must send a first byte
-// within FirstByteTimeout. When the slots are full, a new inbound
-// connection takes the slot of the oldest one that has not sent a byte
-// yet, or failing that of the oldest one still handshaking: a flood of
-// silent or slow connections can delay an honest peer by one handshake
-// at most, never lock it out. Our own dials are not counted: they are
-// few (AttemptConnPeers a round) and chosen by us.
+// MaxHandshaking slots of their own, at most a quarter of them (at least
+// one) per remote IP, and each must send a first byte within
+// FirstByteTimeout. A new inbound connection whose IP holds its share
+// takes over the slot of that IP's oldest connection (the oldest silent
+// one first); when all slots are held it takes over the slot of the
+// oldest silent connection, or failing that of the oldest one. So a
+// flood of silent or slow connections from one address churns within
+// its own share, and one from many addresses can delay an honest peer by
+// one handshake at most, never lock it out. Our own dials are not
+// counted: they are few (AttemptConnPeers a round) and chosen by us.
 
 // register adds p to the peers, or says why it cannot be: the server is
 // stopping, MaxPeers peers are handshaked already, or (inbound) the
@@ -30,13 +34,17 @@ func (s *Server) register(p *peer) (victim *peer, err error) {
 		return nil, fmt.Errorf("%w: %d handshaked", ErrMaxPeers, s.mu.handshaked)
 	}
 	if p.dialed == "" {
-		pending, oldest := s.handshakingLocked()
-		if pending >= s.cfg.MaxHandshaking {
-			if oldest == nil {
-				return nil, ErrHandshakeSlots
-			}
-			oldest.evicted = true
-			victim = oldest
+		c := s.handshakingLocked(p.remote.Addr())
+		switch {
+		case c.sameIP >= max(s.cfg.MaxHandshaking/4, 1):
+			victim = c.sameIPVictim
+		case c.n >= s.cfg.MaxHandshaking:
+			victim = c.victim
+		}
+		if victim != nil {
+			victim.evicted = true
+		} else if c.n >= s.cfg.MaxHandshaking {
+			return nil, ErrHandshakeSlots
 		}
 	}
 	s.mu.peers[p] = struct{}{}
@@ -44,27 +52,48 @@ func (s *Server) register(p *peer) (victim *peer, err error) {
 	return victim, nil
 }
 
+// slotCount is how the handshake slots are held.
+type slotCount struct {
+	n, sameIP    int   // held in all, held by one IP
+	victim       *peer // whose slot a newcomer takes when all are held
+	sameIPVictim *peer // whose slot a newcomer of that IP takes
+}
+
 // handshakingLocked counts the inbound connections holding a handshake
-// slot and picks the one a newcomer may take over: the oldest silent one,
-// else the oldest. Called with s.mu held.
-func (s *Server) handshakingLocked() (n int, victim *peer) {
-	var silent, any *peer
+// slot, those of ip among them, and picks the ones a newcomer may take
+// over: the oldest silent one, else the oldest. Called with s.mu held.
+func (s *Server) handshakingLocked(ip netip.Addr) slotCount {
+	var c slotCount
 	for q := range s.mu.peers {
 		if q.dialed != "" || q.evicted || q.handshaked.Load() {
 			continue
 		}
-		n++
-		if !q.heard.Load() && (silent == nil || q.created.Before(silent.created)) {
-			silent = q
-		}
-		if any == nil || q.created.Before(any.created) {
-			any = q
+		c.n++
+		c.victim = older(c.victim, q)
+		if ip.IsValid() && q.remote.Addr() == ip {
+			c.sameIP++
+			c.sameIPVictim = older(c.sameIPVictim, q)
 		}
 	}
-	if silent != nil {
-		return n, silent
+	return c
+}
+
+// older picks between the current choice and q the one whose slot is
+// taken over first: a silent one before one that has spoken, then the
+// older.
+func older(cur, q *peer) *peer {
+	switch {
+	case cur == nil:
+		return q
+	case cur.heard.Load() != q.heard.Load():
+		if q.heard.Load() {
+			return cur
+		}
+		return q
+	case q.created.Before(cur.created):
+		return q
 	}
-	return n, any
+	return cur
 }
 
 // promote marks p handshaked, unless MaxPeers peers are handshaked
@@ -88,8 +117,7 @@ func (s *Server) promote(p *peer) error {
 func (s *Server) HandshakingPeers() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	n, _ := s.handshakingLocked()
-	return n
+	return s.handshakingLocked(netip.Addr{}).n
 }
 
 // firstByteReader notes the peer's first byte: the peer is no longer

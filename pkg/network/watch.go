@@ -84,12 +84,13 @@ func (s *Server) watch(now time.Time) {
 	case peers == 0 && w.aloneSince.IsZero():
 		w.aloneSince = now
 	case peers == 0 && now.Sub(w.aloneSince) >= s.cfg.NoPeersWarn && !now.Before(w.nextWarn):
+		// A node that knows no address to dial is standalone by design.
 		if known := s.book.size(); known > 0 {
 			s.log.Warn("no peer connected: this node is not in touch with the network",
 				zap.Duration("for", now.Sub(w.aloneSince).Round(time.Second)),
 				zap.Int("knownAddresses", known), zap.Strings("seeds", s.cfg.Seeds))
+			w.nextWarn = now.Add(noPeersRepeat * s.cfg.NoPeersWarn)
 		}
-		w.nextWarn = now.Add(noPeersRepeat * s.cfg.NoPeersWarn)
 	}
 	if now.Sub(w.lastDials) >= s.cfg.DialLogInterval {
 		w.lastDials = now
