@@ -1,6 +1,9 @@
 package network
 
 import (
+	"bufio"
+	"io"
+	"net"
 	"slices"
 	"sync"
 	"testing"
@@ -52,12 +55,75 @@ func dropFirst(n **node, txs []*transaction.Transaction) func(uint64, *transacti
 	}
 }
 
+// lossyLink is a TCP proxy to target whose target-to-client direction
+// drops every other transaction inventory: a link that loses
+// announcements.
+func lossyLink(t *testing.T, target string) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	var (
+		wg    sync.WaitGroup
+		mu    sync.Mutex
+		conns []net.Conn
+	)
+	t.Cleanup(func() {
+		l.Close()
+		mu.Lock()
+		for _, c := range conns {
+			c.Close()
+		}
+		mu.Unlock()
+		wg.Wait()
+	})
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			up, err := net.Dial("tcp", target)
+			if err != nil {
+				c.Close()
+				continue
+			}
+			mu.Lock()
+			conns = append(conns, c, up)
+			mu.Unlock()
+			wg.Add(2)
+			go func() { defer wg.Done(); _, _ = io.Copy(up, c); up.Close() }()
+			go func() {
+				defer wg.Done()
+				defer c.Close()
+				r := bufio.NewReader(up)
+				for n := 0; ; {
+					m, err := message.Read(r)
+					if err != nil {
+						return
+					}
+					if inv, ok := m.Payload.(*payload.Inventory); ok && m.Command == message.CmdInv && inv.Type == payload.InvTX {
+						if n++; n%2 == 1 {
+							continue // lost on the way
+						}
+					}
+					if _, err := c.Write(m.Bytes(false)); err != nil {
+						return
+					}
+				}
+			}()
+		}
+	}()
+	return l.Addr().String()
+}
+
 // TestNoTxLostOnLossyRelay reproduces the 4+1 neo-bench loss: an RPC-like
-// node (src) holds transactions its peers (two validators) must get. One
-// validator drops the first delivery of a third of them (a full per-peer
-// queue); the other is told of every hash first by a peer that never
-// answers getdata. Each transaction is announced once by src. Every
-// transaction must still reach both validators.
+// node (src) holds transactions its peers (three validators) must get.
+// One validator drops the first delivery of a third of them (a full
+// per-peer queue); another is told of every hash first by a peer that
+// never answers getdata; the third is linked to src through a link that
+// loses every other transaction inventory. Each transaction is announced
+// once by src. Every transaction must still reach every validator.
 func TestNoTxLostOnLossyRelay(t *testing.T) {
 	txs := refTxs(t)
 	src := newNode(t, nodeOpts{})
@@ -66,8 +132,10 @@ func TestNoTxLostOnLossyRelay(t *testing.T) {
 		c.OnTransaction = dropFirst(&v1, txs)
 	}})
 	v2 := newNode(t, nodeOpts{seeds: []string{src.addr()}})
-	require.Eventually(t, func() bool { return src.handshaked() == 2 && v1.handshaked() == 1 && v2.handshaked() == 1 },
-		waitFor, 10*time.Millisecond)
+	v3 := newNode(t, nodeOpts{seeds: []string{lossyLink(t, src.addr())}})
+	require.Eventually(t, func() bool {
+		return src.handshaked() == 3 && v1.handshaked() == 1 && v2.handshaked() == 1 && v3.handshaked() == 1
+	}, waitFor, 10*time.Millisecond)
 
 	hashes := make([]util.Uint256, len(txs))
 	for i, tx := range txs {
@@ -82,12 +150,12 @@ func TestNoTxLostOnLossyRelay(t *testing.T) {
 		src.pool.add(tx)
 	}
 	src.srv.RelayTxs(true, hashes...)
-	for i, v := range []*node{v1, v2} {
+	for i, v := range []*node{v1, v2, v3} {
 		require.Eventually(t, func() bool { return v.pool.len() == len(txs) }, waitFor, 10*time.Millisecond,
 			"validator %d did not get all %d transactions", i+1, len(txs))
 	}
 	for _, h := range hashes {
-		for _, v := range []*node{v1, v2} {
+		for _, v := range []*node{v1, v2, v3} {
 			require.True(t, v.pool.ContainsTx(h))
 		}
 	}

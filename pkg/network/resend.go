@@ -13,21 +13,24 @@ import (
 // staleWarnEvery rate-limits the warning about stale pooled transactions.
 const staleWarnEvery = time.Minute
 
-// txAge is when a pooled transaction was first seen and when it is due
-// for its next announcement.
+// txAge is when a pooled transaction was first seen (Unix nanoseconds)
+// and how many announcement periods it has been through: it is due next
+// at the age threshold·2^k. It is kept small: there is one per pooled
+// transaction.
 type txAge struct {
-	first, next time.Time
-	gen         uint64 // the last scan that saw it in the pool
+	first int64
+	k     uint8
+	gen   uint32 // the last scan that saw it in the pool
 }
 
 // txAges follows the age of pooled transactions, from one scan of the
 // pool to the next. Only the resend loop uses it.
 type txAges struct {
-	m   map[util.Uint256]*txAge
-	gen uint64
+	m   map[util.Uint256]txAge
+	gen uint32
 }
 
-func newTxAges() *txAges { return &txAges{m: make(map[util.Uint256]*txAge)} }
+func newTxAges() *txAges { return &txAges{m: make(map[util.Uint256]txAge)} }
 
 // scanResult is what one scan of the pool found.
 type scanResult struct {
@@ -36,35 +39,39 @@ type scanResult struct {
 	oldest time.Duration  // age of the oldest pooled transaction
 }
 
+// maxBackoff bounds the doubling of the announcement period (2^62
+// periods: never reached, no overflow).
+const maxBackoff = 62
+
 // scan takes the pooled hashes at now. A hash seen for the first time is
-// due at threshold; one due (and announced, when send) is due next at
-// the following power-of-two multiple of threshold above its age, so
-// announcements happen at threshold, 2·threshold, 4·threshold… of age,
-// as neo-go does. Without send (no peer to tell)
-// nothing due is postponed. Hashes no longer pooled are forgotten.
+// due at the age threshold; one due (and announced, when send) is due
+// next at the following power-of-two multiple of threshold above its
+// age, so announcements happen at threshold, 2·threshold, 4·threshold…
+// of age, as neo-go does. Without send (no peer to tell) nothing due is
+// postponed. Hashes no longer pooled are forgotten.
 func (a *txAges) scan(hashes []util.Uint256, now time.Time, threshold time.Duration, send bool) scanResult {
 	a.gen++
+	threshold = max(threshold, time.Millisecond)
 	var r scanResult
 	for _, h := range hashes {
-		e := a.m[h]
-		if e == nil {
-			a.m[h] = &txAge{first: now, next: now.Add(threshold), gen: a.gen}
+		e, ok := a.m[h]
+		if !ok {
+			a.m[h] = txAge{first: now.UnixNano(), gen: a.gen}
 			continue
 		}
 		e.gen = a.gen
-		age := now.Sub(e.first)
+		age := now.Sub(time.Unix(0, e.first))
 		r.oldest = max(r.oldest, age)
 		if age >= threshold {
 			r.stale++
 		}
-		if send && !now.Before(e.next) {
+		if q := int64(age / threshold); send && q >= 1<<e.k {
 			r.due = append(r.due, h)
-			d := max(e.next.Sub(e.first), time.Millisecond)
-			for d <= age {
-				d *= 2
+			for e.k < maxBackoff && 1<<e.k <= q {
+				e.k++
 			}
-			e.next = e.first.Add(d)
 		}
+		a.m[h] = e
 	}
 	for h, e := range a.m {
 		if e.gen != a.gen {
