@@ -6,10 +6,12 @@
 // # Goroutines and data flow
 //
 //	Run ─┬─ acceptLoop (per listener) ─┐
-//	     ├─ loop: discovery (dial, getaddr), pings          ├─▶ addPeer ─▶ peer
+//	     ├─ loop: discovery (dial, getaddr), pings,         ├─▶ addPeer ─▶ peer
+//	     │        getdata retries, operator warnings        │
 //	     ├─ dial (per attempt) ─────────────────────────────┘
 //	     ├─ syncer.run: getblockbyindex to peers ahead of us
-//	     └─ txRelayLoop: transaction hashes → inv (≤ 42)
+//	     ├─ txRelayLoop: transaction hashes → inv (≤ 42)
+//	     └─ txResendLoop: pooled transactions left pending → inv again
 //
 //	peer: readLoop ─(frame)─▶ handleLoop ─▶ Server.handle ─┬─▶ BlockSink.Put
 //	                                                        ├─▶ txLoop ─▶ OnTransaction
@@ -37,10 +39,19 @@
 // Both ends send version at once (magic, nonce, user agent, TcpServer and
 // FullNode capabilities, DisableCompression when configured); each checks
 // the other's (same magic, not our nonce — a seed that is ourselves is
-// blocked —, not a nonce already connected) and answers with verack. A
-// message out of that order, a wrong magic or no handshake within
+// blocked —, not a nonce already connected) and answers with verack. Our
+// version is queued before the peer's goroutines start, so it always
+// precedes our verack. A message out of that order, a wrong magic, no
+// first byte within FirstByteTimeout or no handshake within
 // HandshakeTimeout disconnects the peer. When two nodes dial each other
 // at once, both keep the connection dialled by the lower nonce.
+//
+// MaxPeers bounds the handshaked peers. Inbound connections still
+// handshaking hold MaxHandshaking slots of their own, at most a quarter
+// per remote IP (slots.go): a newcomer whose IP holds its share takes
+// over that IP's oldest slot, and when all are held it takes over the
+// oldest silent connection's (else the oldest's), so silent floods cannot
+// lock honest peers out.
 //
 // # Block sync
 //
@@ -51,7 +62,27 @@
 // queue, which orders them for the chain). A chunk whose peer leaves or
 // stalls is given to another peer. New blocks are announced with inv;
 // announced blocks, transactions and extensibles we lack are requested
-// with getdata once, however many peers announce them.
+// with getdata once, however many peers announce them; the other
+// announcers are remembered (cache.go) and, when the getdata is not
+// answered within requestTimeout (or answered notfound), the next one is
+// asked.
+//
+// # No transaction lost
+//
+// Once a block time txResendLoop lists the pool (resend.go): a
+// transaction first seen TxResendThreshold block times ago is announced
+// again to every peer, then at 2, 4, 8… times that age while it stays (as
+// neo-go does); the number of such stale transactions is a metric and a
+// rate-limited WARN. Whatever lost an announcement on the way — a full
+// queue, a lost getdata, a peer that refused it while its pool was full —
+// the owner offers it again until a block includes it.
+//
+// # Operator visibility
+//
+// watch.go: a WARN after NoPeersWarn without a handshaked peer (when
+// there are addresses to dial) and an INFO when peers are back; failed
+// dials summarised in one INFO line per DialLogInterval; our own
+// listening addresses recognised when learnt, so getpeers never lists us.
 //
 // # Discovery
 //
