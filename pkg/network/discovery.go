@@ -108,7 +108,7 @@ func (b *addrBook) candidates(n int) []string {
 		}
 	}
 	rand.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
-	out = out[:min(n, len(out))]
+	out = out[:max(min(n, len(out)), 0)]
 	for _, a := range out {
 		b.m[a].state = stateDialing
 	}

@@ -134,7 +134,8 @@ func TestNoTxLostOnLossyRelay(t *testing.T) {
 	v2 := newNode(t, nodeOpts{seeds: []string{src.addr()}})
 	v3 := newNode(t, nodeOpts{seeds: []string{lossyLink(t, src.addr())}})
 	require.Eventually(t, func() bool {
-		return src.handshaked() == 3 && v1.handshaked() == 1 && v2.handshaked() == 1 && v3.handshaked() == 1
+		// The validators may also find each other (getaddr).
+		return src.handshaked() == 3 && v1.handshaked() >= 1 && v2.handshaked() >= 1 && v3.handshaked() >= 1
 	}, waitFor, 10*time.Millisecond)
 
 	hashes := make([]util.Uint256, len(txs))

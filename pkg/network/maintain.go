@@ -58,13 +58,12 @@ func (s *Server) wantPeers() int {
 
 // discover runs one discovery round and returns the delay to the next.
 func (s *Server) discover(ctx context.Context) time.Duration {
-	connected, handshaked := s.PeerCount()
+	_, handshaked := s.PeerCount()
 	want := s.wantPeers()
 	next := 4 * s.cfg.ProtoTickInterval
 	if handshaked < want {
 		next = s.cfg.ProtoTickInterval
-		// Inbound connections still handshaking hold no MaxPeers slot.
-		n := min(s.cfg.AttemptConnPeers, s.cfg.MaxPeers-connected+s.HandshakingPeers())
+		n := min(s.cfg.AttemptConnPeers, s.dialRoom())
 		for _, a := range s.book.candidates(n) {
 			s.goAdd(func() { s.dial(ctx, a) })
 		}

@@ -112,6 +112,21 @@ func (s *Server) promote(p *peer) error {
 	return nil
 }
 
+// dialRoom is the number of dials MaxPeers leaves room for: the
+// handshaked peers and our dials in progress count, inbound connections
+// still handshaking do not.
+func (s *Server) dialRoom() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	used := 0
+	for q := range s.mu.peers {
+		if q.handshaked.Load() || q.dialed != "" {
+			used++
+		}
+	}
+	return max(s.cfg.MaxPeers-used, 0)
+}
+
 // HandshakingPeers is the number of inbound connections that hold a
 // handshake slot (connected, not handshaked).
 func (s *Server) HandshakingPeers() int {
