@@ -47,7 +47,7 @@
 // at once, both keep the connection dialled by the lower nonce.
 //
 // MaxPeers bounds the handshaked peers. Inbound connections still
-// handshaking hold MaxHandshaking slots of their own, at most a quarter
+// handshaking hold MaxHandshaking slots of their own, at most half
 // per remote IP (slots.go): a newcomer whose IP holds its share takes
 // over that IP's oldest slot, and when all are held it takes over the
 // oldest silent connection's (else the oldest's), so silent floods cannot

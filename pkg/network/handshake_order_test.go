@@ -54,7 +54,7 @@ func TestVersionBeforeVerack(t *testing.T) {
 	const conns, parallel = 3000, 200
 	n := newNode(t, nodeOpts{cfg: func(c *Config) {
 		c.Ledger = busyLedger{c.Ledger}
-		c.MaxHandshaking = 8 * parallel // every connection keeps its slot (a quarter per IP)
+		c.MaxHandshaking = 4 * parallel // every connection keeps its slot (half of them per IP)
 	}})
 	frames := make([][]byte, conns)
 	for i := range frames {

@@ -8,7 +8,7 @@ import (
 
 // Handshake slots. A connection counts against MaxPeers only once it has
 // finished the handshake. Before that, inbound connections share
-// MaxHandshaking slots of their own, at most a quarter of them (at least
+// MaxHandshaking slots of their own, at most half of them (at least
 // one) per remote IP, and each must send a first byte within
 // FirstByteTimeout. A new inbound connection whose IP holds its share
 // takes over the slot of that IP's oldest connection (the oldest silent
@@ -36,7 +36,7 @@ func (s *Server) register(p *peer) (victim *peer, err error) {
 	if p.dialed == "" {
 		c := s.handshakingLocked(p.remote.Addr())
 		switch {
-		case c.sameIP >= max(s.cfg.MaxHandshaking/4, 1):
+		case c.sameIP >= max(s.cfg.MaxHandshaking/2, 1):
 			victim = c.sameIPVictim
 		case c.n >= s.cfg.MaxHandshaking:
 			victim = c.victim
