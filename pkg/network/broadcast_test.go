@@ -7,6 +7,7 @@ import (
 
 	"github.com/n3d-io/n3d/pkg/core/block"
 	"github.com/n3d-io/n3d/pkg/network/message"
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/stretchr/testify/require"
 )
 
@@ -129,3 +130,16 @@ func contains(ps []*peer, p *peer) bool {
 type sinkFunc func()
 
 func (sinkFunc) Put(_ *block.Block) error { return nil }
+
+// TestBroadcastSkippedCounted: a peer a broadcast passes over because
+// its queue is full is counted, not dropped silently.
+func TestBroadcastSkippedCounted(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	s := newTestServer(t, func(c *Config) { c.Registerer = reg })
+	m, err := message.New(message.CmdGetAddr, nil)
+	require.NoError(t, err)
+	ps := pipePeers(t, s, 3)
+	fill(t, ps[2], qBroadcast, m)
+	require.Equal(t, 2, s.broadcast(m, qBroadcast, true, nil))
+	require.Equal(t, 1.0, metricValue(t, reg, "n3d_p2p_broadcast_skipped_total"))
+}

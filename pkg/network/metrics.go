@@ -15,6 +15,7 @@ type metrics struct {
 	staleTxs    prometheus.Gauge
 	reannounced prometheus.Counter
 	retries     prometheus.Counter
+	skipped     prometheus.Counter
 }
 
 func newMetrics(reg prometheus.Registerer) (*metrics, error) {
@@ -39,6 +40,10 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 			Namespace: "n3d", Subsystem: "p2p", Name: "getdata_retries_total",
 			Help: "Items asked from another announcer after a getdata went unanswered.",
 		}),
+		skipped: prometheus.NewCounter(prometheus.CounterOpts{
+			Namespace: "n3d", Subsystem: "p2p", Name: "broadcast_skipped_total",
+			Help: "Peers a broadcast did not reach because their send queue was full.",
+		}),
 	}
 	if reg == nil {
 		return m, nil
@@ -57,6 +62,9 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 		return nil, fmt.Errorf("network: metrics: %w", err)
 	}
 	if m.retries, err = promutil.Register(reg, m.retries); err != nil {
+		return nil, fmt.Errorf("network: metrics: %w", err)
+	}
+	if m.skipped, err = promutil.Register(reg, m.skipped); err != nil {
 		return nil, fmt.Errorf("network: metrics: %w", err)
 	}
 	return m, nil

@@ -45,9 +45,24 @@ func (s *Server) broadcast(m *message.Message, q queueKind, all bool, keep func(
 		}
 	}
 	if accepted >= need || len(slow) == 0 {
+		s.skipped(m, len(slow))
 		return accepted
 	}
-	return accepted + s.broadcastSlow(slow, need-accepted, q, m)
+	late := s.broadcastSlow(slow, need-accepted, q, m)
+	s.skipped(m, len(slow)-late)
+	return accepted + late
+}
+
+// skipped records the peers a broadcast of m did not reach because their
+// queue was full (cancelled once 2/3 of the chosen took it, or ruled out
+// at the timeout): gossip reaches them through the others, and a pooled
+// transaction is announced again if it stays (txResendLoop).
+func (s *Server) skipped(m *message.Message, n int) {
+	if n <= 0 {
+		return
+	}
+	s.metrics.skipped.Add(float64(n))
+	s.log.Debug("broadcast skipped busy peers", zap.Stringer("command", m.Command), zap.Int("peers", n))
 }
 
 // broadcastSlow waits for full peers in parallel until need of them took
@@ -127,7 +142,10 @@ func (s *Server) AnnounceTxs(hashes []util.Uint256) {
 			s.log.Error("building tx inv", zap.Error(err))
 			return
 		}
-		s.broadcast(m, qBroadcast, false, nil)
+		if s.broadcast(m, qBroadcast, false, nil) == 0 {
+			// Announced again by txResendLoop if it stays in the pool.
+			s.log.Debug("transactions announced to no peer", zap.Int("count", len(inv.Hashes)))
+		}
 	}
 }
 
