@@ -1,4 +1,4 @@
-package main
+package node
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/n3d-io/n3d/pkg/buildinfo"
 	"github.com/n3d-io/n3d/pkg/config"
+	"github.com/n3d-io/n3d/pkg/consensus"
 	"github.com/n3d-io/n3d/pkg/core/blockqueue"
 	"github.com/n3d-io/n3d/pkg/core/chain"
 	"github.com/n3d-io/n3d/pkg/core/mempool"
@@ -16,7 +17,7 @@ import (
 )
 
 // networkConfig maps the P2P section and the protocol's seeds onto the
-// server's configuration.
+// server's configuration (without the wiring fields).
 func networkConfig(cfg config.Config) (network.Config, error) {
 	p2p := cfg.ApplicationConfiguration.P2P
 	addrs, err := p2p.ListenAddresses()
@@ -51,10 +52,10 @@ func networkConfig(cfg config.Config) (network.Config, error) {
 // startNetwork starts the block queue feeding the chain, the P2P server
 // and the relay of new blocks. Transactions from peers go to the ingress
 // pipeline (and to consensus while a round misses some); extensible
-// payloads to the consensus handler. The returned stop cancels them and
-// waits until all have returned (call it before closing the chain).
-func (n *node) startNetwork(ctx context.Context, svc *services) (stop func() error, err error) {
-	c := svc.chain
+// payloads to consensus admission. The returned stop cancels them and
+// waits until all have returned (called before the chain is closed).
+func (n *Node) startNetwork(ctx context.Context) (stop func() error, err error) {
+	c := n.chain
 	cfg, err := networkConfig(n.cfg)
 	if err != nil {
 		return nil, fmt.Errorf("p2p: %w", err)
@@ -64,19 +65,29 @@ func (n *node) startNetwork(ctx context.Context, svc *services) (stop func() err
 	if err != nil {
 		return nil, fmt.Errorf("p2p: %w", err)
 	}
+	adm, err := consensus.NewAdmission(consensus.AdmissionConfig{
+		Magic:               uint32(n.cfg.ProtocolConfiguration.Magic),
+		Height:              c.BlockHeight,
+		NextBlockValidators: c.NextBlockValidators,
+		Service:             n.cons,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("p2p: %w", err)
+	}
 	cfg.Ledger, cfg.Blocks, cfg.Log = c, q, log
-	cfg.Pool = poolView{svc.pool, svc.pipe}
+	cfg.Pool = poolView{n.pool, n.pipe}
+	cons, pipe := n.cons, n.pipe
 	cfg.OnTransaction = func(peer uint64, tx *transaction.Transaction) {
-		if svc.cons != nil {
-			svc.cons.OnTransaction(tx) // proposals may carry transactions the pool refuses
+		if cons != nil {
+			cons.OnTransaction(tx) // proposals may carry transactions the pool refuses
 		}
 		// Each peer is a pipeline source of its own (its own queue and
 		// quota; the RPC server is txpipe.SourceLocal, 0, which no peer id
 		// is): one peer's flood waits behind itself. Dedup and queue limits
 		// answer here; verdicts come later.
-		_ = svc.pipe.Submit(txpipe.Source(peer), tx)
+		_ = pipe.Submit(txpipe.Source(peer), tx)
 	}
-	cfg.OnExtensible = newExtensibleHandler(svc, uint32(n.cfg.ProtocolConfiguration.Magic)).handle
+	cfg.OnExtensible = adm.Check
 	srv, err := network.New(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("p2p: %w", err)
@@ -104,7 +115,7 @@ func (n *node) startNetwork(ctx context.Context, svc *services) (stop func() err
 	}
 	select {
 	case <-srv.Ready():
-		svc.p2p.Store(srv)
+		n.p2p.Store(srv)
 		return stop, nil
 	case <-runDone:
 		return nil, stop()

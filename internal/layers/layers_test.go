@@ -1,0 +1,206 @@
+package layers
+
+import (
+	"bufio"
+	"bytes"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+const module = "github.com/n3d-io/n3d/"
+
+// group is a set of package trees that may import each other freely; a
+// package may import its own group and any group of a lower layer.
+type group struct {
+	layer int
+	name  string
+	trees []string // path prefixes under the module
+}
+
+// table is the layer table of docs/architecture.md, as enforced. Within a
+// layer, groups are separate: an import from one to another is sideways
+// and fails like an upward one.
+var table = []group{
+	{0, "foundations", []string{"pkg/util", "pkg/io", "pkg/crypto", "pkg/encoding", "pkg/protocol",
+		"pkg/buildinfo", "pkg/logging", "pkg/config", "config", "internal/promutil", "internal/conformance", "internal/layers"}},
+	{1, "execution", []string{"pkg/vm", "pkg/smartcontract"}},
+	{2, "storage", []string{"pkg/storage"}},
+	{2, "mpt", []string{"pkg/mpt"}},
+	{2, "wallet", []string{"pkg/wallet"}},
+	{3, "chain", []string{"pkg/core", "internal/nativetest"}},
+	{4, "network", []string{"pkg/network"}},
+	{4, "consensus", []string{"pkg/consensus"}},
+	{4, "rpc", []string{"pkg/rpc"}},
+	{4, "txbuild", []string{"pkg/wallet/txbuild"}},
+	{4, "services", []string{"pkg/services"}}, // each pkg/services/<name> is a group of its own
+	{5, "node", []string{"pkg/node"}},
+	{6, "cmd", []string{"cmd"}},
+}
+
+// allowed are the known imports that break the table, each with why it is
+// still there. Entries are "from -> to" package paths under the module;
+// a new import that breaks the table must be fixed, not added here.
+var allowed = map[string]string{
+	// The ExtensiblePayload wire type (and its witness check) lives in
+	// pkg/network/payload with the other P2P payloads; dBFT messages are
+	// carried in it. Moving it down to pkg/core is a change of the P2P
+	// packages, left for their owners.
+	"pkg/consensus -> pkg/network/payload": "Extensible wire type lives in network/payload",
+}
+
+// appConfigUsers are the only packages that may import pkg/config, the
+// whole application YAML: the chain and natives need its protocol part
+// until that is split out (L0), consensus and the RPC server still take
+// the sections they read (their own Configs are the next step), pkg/node
+// builds every service's Config from it, cmd loads it. Any other package
+// takes a Config of its own.
+var appConfigUsers = map[string]string{
+	"pkg/core/chain":      "protocol part: chain.Config.Protocol",
+	"pkg/core/native":     "protocol part: hardforks, committee, initial GAS",
+	"internal/nativetest": "test harness of pkg/core/native (protocol part)",
+	"pkg/consensus":       "consensus.Config.Protocol (magic, limits, committee)",
+	"pkg/rpc/server":      "server.Config.RPC and .Ledger sections, getversion's protocol",
+	"pkg/node":            "builds every service's Config",
+	"cmd/n3d":             "loads the files",
+}
+
+// groupOf returns the group of a module package path (without the module
+// prefix), the longest matching tree winning.
+func groupOf(pkg string) (group, bool) {
+	best, bestLen, found := group{}, -1, false
+	for _, g := range table {
+		for _, tr := range g.trees {
+			if (pkg == tr || strings.HasPrefix(pkg, tr+"/")) && len(tr) > bestLen {
+				best, bestLen, found = g, len(tr), true
+			}
+		}
+	}
+	if found && best.name == "services" {
+		// pkg/services/<name>: one group per service.
+		parts := strings.SplitN(pkg, "/", 4)
+		if len(parts) >= 3 {
+			best.name = strings.Join(parts[:3], "/")
+		}
+	}
+	return best, found
+}
+
+// imports lists every package of the module with its non-test imports of
+// other module packages.
+func imports(t *testing.T) map[string][]string {
+	t.Helper()
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	require.NoError(t, err)
+	cmd := exec.Command("go", "list", "-e", "-f", "{{.ImportPath}}{{range .Imports}} {{.}}{{end}}", "./...")
+	cmd.Dir = root
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	require.NoError(t, err, "go list: %s", stderr.String())
+	res := map[string][]string{}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) == 0 || !strings.HasPrefix(f[0], module) {
+			continue
+		}
+		from := strings.TrimPrefix(f[0], module)
+		res[from] = nil
+		for _, imp := range f[1:] {
+			if strings.HasPrefix(imp, module) {
+				res[from] = append(res[from], strings.TrimPrefix(imp, module))
+			}
+		}
+	}
+	require.NoError(t, sc.Err())
+	require.NotEmpty(t, res)
+	return res
+}
+
+// violations checks deps against the table and returns the imports that
+// go up or sideways (minus the allowed ones) and the packages the table
+// does not place.
+func violations(deps map[string][]string) (bad []string, unplaced []string, usedAllowed map[string]bool) {
+	usedAllowed = map[string]bool{}
+	for from, imps := range deps {
+		gf, ok := groupOf(from)
+		if !ok {
+			unplaced = append(unplaced, from)
+			continue
+		}
+		for _, to := range imps {
+			gt, ok := groupOf(to)
+			if !ok {
+				continue // reported as unplaced for its own entry
+			}
+			if gt.layer < gf.layer || gt.name == gf.name {
+				if to == "pkg/config" {
+					if _, ok := appConfigUsers[from]; !ok {
+						bad = append(bad, from+" -> "+to+" (the application YAML: take a Config of your own)")
+					}
+				}
+				continue
+			}
+			key := from + " -> " + to
+			if _, ok := allowed[key]; ok {
+				usedAllowed[key] = true
+				continue
+			}
+			dir := "up"
+			if gt.layer == gf.layer {
+				dir = "sideways"
+			}
+			bad = append(bad, key+" ("+dir+": L"+itoa(gf.layer)+" "+gf.name+" -> L"+itoa(gt.layer)+" "+gt.name+")")
+		}
+	}
+	sort.Strings(bad)
+	sort.Strings(unplaced)
+	return bad, unplaced, usedAllowed
+}
+
+func itoa(i int) string { return string(rune('0' + i)) }
+
+// TestLayers: no package imports a higher layer or another group of its
+// own layer, except the commented exceptions; every package is placed;
+// every exception is still needed (so the list only shrinks).
+func TestLayers(t *testing.T) {
+	deps := imports(t)
+	bad, unplaced, used := violations(deps)
+	require.Empty(t, unplaced, "packages missing from the layer table (internal/layers/layers_test.go and docs/architecture.md)")
+	require.Empty(t, bad, "imports against the layer table (docs/architecture.md)")
+	for k := range allowed {
+		require.True(t, used[k], "allowed exception %q is no longer needed: remove it", k)
+	}
+	for k := range appConfigUsers {
+		if _, ok := deps[k]; !ok {
+			t.Errorf("pkg/config user %q is no package", k)
+		}
+	}
+}
+
+// TestLayersCatchUpwardImports: the check itself reports an upward, a
+// sideways and an application-config import, and a package outside the
+// table.
+func TestLayersCatchUpwardImports(t *testing.T) {
+	bad, unplaced, _ := violations(map[string][]string{
+		"pkg/core/chain":  {"pkg/rpc/server", "pkg/storage"},
+		"pkg/network":     {"pkg/consensus"},
+		"pkg/core/dao":    {"pkg/config"},
+		"pkg/consensus":   {"pkg/network/payload"},
+		"pkg/elsewhere":   {"pkg/util"},
+		"pkg/services/a":  {"pkg/services/b"},
+		"pkg/services/a2": {"pkg/services/a2/inner"},
+	})
+	require.Equal(t, []string{
+		"pkg/core/chain -> pkg/rpc/server (up: L3 chain -> L4 rpc)",
+		"pkg/core/dao -> pkg/config (the application YAML: take a Config of your own)",
+		"pkg/network -> pkg/consensus (sideways: L4 network -> L4 consensus)",
+		"pkg/services/a -> pkg/services/b (sideways: L4 pkg/services/a -> L4 pkg/services/b)",
+	}, bad)
+	require.Equal(t, []string{"pkg/elsewhere"}, unplaced)
+}
