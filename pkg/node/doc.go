@@ -25,11 +25,24 @@ the logger and the signals (SIGINT/SIGTERM stop, SIGHUP reload).
 # Adding a service
 
 A new service (for example a state-root or oracle service) lives in its own
-package with its own small Config (func fields for what it needs of the
-chain, the pool or the network) and a Start/Stop or Run(ctx) method. To add
-it here: build its Config from config.Config in a newXxx function of its
-own file (xxx.go), start it in startServices after the services it uses,
-record its stop function with st.add so Stop stops it before them, and
-expose it with an accessor if a test or an embedding program needs it.
+package under pkg/services/ (layer L4: it may import pkg/core and below,
+never pkg/network, pkg/rpc, another service or pkg/node) with its own small
+Config: plain settings plus func fields or small interfaces for what it
+needs of the chain, the pool or the network, declared in its package. It
+offers New(Config) and Start/Stop or Run(ctx). To wire it here:
+
+ 1. in a file of its own (for example stateroot.go), write
+    (n *Node) xxxConfig() mapping the configuration section
+    (config.Config) and the node's parts (n.chain, n.pool, n.p2p.Load) onto
+    that Config, with n.log.Named("xxx") and n.reg for metrics;
+ 2. in startServices, after the services it uses, build it and add its
+    stop with n.st.add("xxx", stop), running its goroutines in a
+    newGroup(ctx, log) so Stop waits for them; Stop then stops it before
+    the services it depends on;
+ 3. if it takes extensible payloads of its own category, add its admission
+    rule to the handlers map in startNetwork (routeExtensible refuses
+    categories nobody handles);
+ 4. add an accessor if a test or an embedding program needs it, and the
+    package to the layer table (internal/layers, docs/architecture.md).
 */
 package node

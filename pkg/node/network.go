@@ -13,6 +13,7 @@ import (
 	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/core/txpipe"
 	"github.com/n3d-io/n3d/pkg/network"
+	"github.com/n3d-io/n3d/pkg/network/payload"
 	"github.com/n3d-io/n3d/pkg/util"
 )
 
@@ -74,6 +75,7 @@ func (n *Node) startNetwork(ctx context.Context) (stop func() error, err error) 
 	if err != nil {
 		return nil, fmt.Errorf("p2p: %w", err)
 	}
+	handlers := map[string]func(*payload.Extensible) error{consensus.Category: adm.Check}
 	cfg.Ledger, cfg.Blocks, cfg.Log = c, q, log
 	cfg.Pool = poolView{n.pool, n.pipe}
 	cons, pipe := n.cons, n.pipe
@@ -87,7 +89,7 @@ func (n *Node) startNetwork(ctx context.Context) (stop func() error, err error) 
 		// answer here; verdicts come later.
 		_ = pipe.Submit(txpipe.Source(peer), tx)
 	}
-	cfg.OnExtensible = adm.Check
+	cfg.OnExtensible = func(e *payload.Extensible) error { return routeExtensible(handlers, e) }
 	srv, err := network.New(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("p2p: %w", err)
@@ -120,6 +122,18 @@ func (n *Node) startNetwork(ctx context.Context) (stop func() error, err error) 
 	case <-runDone:
 		return nil, stop()
 	}
+}
+
+// routeExtensible hands a peer's extensible payload to the admission rule
+// of its category (a service taking payloads of its own category, such as
+// a state-root service, adds its handler to the map in startNetwork). A
+// payload of another category is refused: not cached, not relayed.
+func routeExtensible(handlers map[string]func(*payload.Extensible) error, e *payload.Extensible) error {
+	h, ok := handlers[e.Category]
+	if !ok {
+		return fmt.Errorf("%w: %q", consensus.ErrExtensibleCategory, e.Category)
+	}
+	return h(e)
 }
 
 // poolView is the mempool as the P2P server reads it: a transaction is
