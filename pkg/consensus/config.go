@@ -27,7 +27,7 @@ type Ledger interface {
 }
 
 // Config configures a Service. Every cross-service call is a field here,
-// wired in cmd. Fields marked optional may be left nil.
+// wired in pkg/node. Fields marked optional may be left nil.
 type Config struct {
 	// Logger receives the service's and dBFT's log (optional: no log).
 	Logger *zap.Logger
