@@ -238,6 +238,14 @@ func (n *Node) PeerCount() int {
 	return 0
 }
 
+// Peers are the connected peers (with a handshake).
+func (n *Node) Peers() []network.PeerInfo {
+	if p := n.p2p.Load(); p != nil {
+		return p.ConnectedPeers()
+	}
+	return nil
+}
+
 // RPC is the JSON-RPC server (nil when disabled).
 func (n *Node) RPC() *server.Server { return n.rpc }
 

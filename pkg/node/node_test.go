@@ -253,6 +253,8 @@ func TestNodeServesRPC(t *testing.T) {
 	require.Equal(t, p2p.Nonce(), v.Nonce)
 	require.Equal(t, "/n3d:", v.UserAgent[:5])
 	require.JSONEq(t, "0", string(r.result("getconnectioncount")))
+	require.Empty(t, r.n.Peers())
+	require.Zero(t, r.n.PeerCount())
 	require.JSONEq(t, `{"unconnected":[],"connected":[],"bad":[]}`, string(r.result("getpeers")))
 
 	r.stop()
