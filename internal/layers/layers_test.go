@@ -59,19 +59,17 @@ var allowed = map[string]string{}
 
 // appConfigUsers are the only packages that may import pkg/config, the
 // whole application YAML; the protocol part is pkg/config/netconfig (L0),
-// which any package may import. The chain, the natives and the RPC server
-// still name it through pkg/config (and take application sections:
-// chain.Config.Ledger, server.Config.RPC); pkg/node builds every service's
+// which any package may import. The chain and the RPC server still take
+// application sections (chain.Config.Ledger, server.Config.RPC and
+// .Ledger); pkg/node builds every service's
 // Config from it, cmd loads it. Any other package takes a Config of its
 // own. TestLayers fails when an entry no longer imports pkg/config, so the
 // list only shrinks.
 var appConfigUsers = map[string]string{
-	"pkg/core/chain":      "chain.Config.Protocol (protocol part) and .Ledger (application section)",
-	"pkg/core/native":     "protocol part: hardforks, committee, initial GAS (switch to netconfig)",
-	"internal/nativetest": "test harness of pkg/core/native (protocol part)",
-	"pkg/rpc/server":      "server.Config.RPC and .Ledger sections, DefaultMaxGasInvoke",
-	"pkg/node":            "builds every service's Config",
-	"cmd/n3d":             "loads the files",
+	"pkg/core/chain": "chain.Config.Protocol (protocol part) and .Ledger (application section)",
+	"pkg/rpc/server": "server.Config.RPC and .Ledger sections, DefaultMaxGasInvoke",
+	"pkg/node":       "builds every service's Config",
+	"cmd/n3d":        "loads the files",
 }
 
 // groupOf returns the group of a module package path (without the module
