@@ -67,9 +67,12 @@ interop-diffchain-check:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./...
 
+# gofmt, go vet, and go.mod/go.sum exactly as `go mod tidy` leaves them
+# (tidy -diff prints what it would change and fails).
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	$(GO) mod tidy -diff
 
 # Runs every Fuzz target for FUZZTIME each (make fuzz FUZZTIME=10m).
 fuzz:

@@ -21,7 +21,7 @@ import (
 // value back; then the failures.
 func TestContractNode(t *testing.T) {
 	n := startWalletNode(t, true)
-	require.Eventually(t, func() bool { return n.r.svc.chain.BlockHeight() >= 1 }, 20*time.Second, 10*time.Millisecond)
+	require.Eventually(t, func() bool { return n.r.n.Chain().BlockHeight() >= 1 }, 20*time.Second, 10*time.Millisecond)
 	dir := t.TempDir()
 	f, nefPath, manPath := writeStorageContract(t, dir)
 

@@ -66,7 +66,7 @@ func generateDB(ctx context.Context, cfg config.Config, log *zap.Logger, o Gener
 	if err != nil {
 		return fmt.Errorf("db generate: %w", err)
 	}
-	natives, err := newNatives(&cfg.ProtocolConfiguration)
+	natives, err := chain.NewNativeSet(&cfg.ProtocolConfiguration)
 	if err != nil {
 		return fmt.Errorf("db generate: %w", err)
 	}

@@ -56,7 +56,7 @@ func mustFailQuery(t *testing.T, msg string, args ...string)      { mustFailSub(
 // where the validator key is a candidate voted for by the multisig.
 func TestQueryAgainstNode(t *testing.T) {
 	n := startWalletNode(t, true)
-	require.Eventually(t, func() bool { return n.r.svc.chain.BlockHeight() >= 1 }, 20*time.Second, 10*time.Millisecond)
+	require.Eventually(t, func() bool { return n.r.n.Chain().BlockHeight() >= 1 }, 20*time.Second, 10*time.Millisecond)
 	r := n.r.url
 	pub := n.key.PublicKey().String()
 	// The registration price (1000 GAS) and some NEO for the key's account.
@@ -80,7 +80,7 @@ func TestQueryAgainstNode(t *testing.T) {
 	require.Equal(t, fmt.Sprintf("%-68s%-*s%-11s%s\n%-68s%-*s%-11s%s\n", "Key", width, "Votes", "Committee", "Consensus",
 		pub, width, votes, "true", "true"), mustQuery(t, "candidates", "-r", r))
 
-	before := n.r.svc.chain.BlockHeight()
+	before := n.r.n.Chain().BlockHeight()
 	height := mustQuery(t, "height", "-s", "5s", "--rpc-endpoint", r)
 	latest, ok := strings.CutPrefix(height, "Latest block: ")
 	require.True(t, ok, height)
@@ -89,7 +89,7 @@ func TestQueryAgainstNode(t *testing.T) {
 	h, err := strconv.ParseUint(latest, 10, 32)
 	require.NoError(t, err)
 	require.GreaterOrEqual(t, uint32(h), before)
-	require.LessOrEqual(t, uint32(h), n.r.svc.chain.BlockHeight())
+	require.LessOrEqual(t, uint32(h), n.r.n.Chain().BlockHeight())
 
 	n.checkQueryTx(t, transfer, vote)
 }

@@ -19,7 +19,7 @@ import (
 // canceltx cannot cancel it then, and cancels an unknown hash (--await).
 func TestUtilSendTx(t *testing.T) {
 	n := startWalletNode(t, true)
-	require.Eventually(t, func() bool { return n.r.svc.chain.BlockHeight() >= 1 }, 20*time.Second, 10*time.Millisecond)
+	require.Eventually(t, func() bool { return n.r.n.Chain().BlockHeight() >= 1 }, 20*time.Second, 10*time.Millisecond)
 	ctxFile := filepath.Join(t.TempDir(), "tx.json")
 	out := n.run(t, "", "nep17", "transfer", "--wallet-config", n.cfg, "--from", n.multi, "--to", n.single,
 		"--token", "GAS", "--amount", "1", "--out", ctxFile)

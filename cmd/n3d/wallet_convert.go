@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/aes"
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
@@ -15,10 +14,8 @@ import (
 	"github.com/n3d-io/n3d/pkg/crypto/hash"
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
 	"github.com/n3d-io/n3d/pkg/encoding/address"
-	"github.com/n3d-io/n3d/pkg/encoding/base58"
 	"github.com/n3d-io/n3d/pkg/smartcontract/scripts"
 	"github.com/n3d-io/n3d/pkg/wallet"
-	"golang.org/x/crypto/scrypt"
 )
 
 // Neo Legacy (Neo 2) facts needed to read its NEP-6 wallets.
@@ -154,7 +151,7 @@ func (lc *legacyConverter) convert(la *legacyAccount, pass string) (*wallet.Acco
 	id := [2]string{la.Key, pass}
 	c, ok := lc.done[id]
 	if !ok {
-		priv, err := legacyNEP2Decrypt(la.Key, pass, lc.params)
+		priv, err := keys.NEP2DecryptFor(la.Key, pass, lc.params, legacyAddress)
 		if err != nil {
 			return nil, err
 		}
@@ -213,45 +210,6 @@ func legacyAddress(pub *keys.PublicKey) string {
 	script = append(script, pub.Bytes()...)
 	script = append(script, legacyCheckSig)
 	return address.EncodeWithVersion(hash.Hash160(script), legacyAddressVersion)
-}
-
-// legacyNEP2Decrypt is NEP-2 decryption whose password check uses the Neo 2
-// address of the key (keys.NEP2Decrypt checks the N3 one).
-func legacyNEP2Decrypt(s, pass string, params keys.ScryptParams) (*keys.PrivateKey, error) {
-	b, err := base58.CheckDecode(s)
-	if err != nil || len(b) != 39 || b[0] != 0x01 || b[1] != 0x42 || b[2] != 0xE0 {
-		return nil, fmt.Errorf("%w: %q", keys.ErrInvalidNEP2, s)
-	}
-	if err := params.Validate(); err != nil {
-		return nil, err
-	}
-	addrHash, enc := b[3:7], b[7:]
-	dk, err := scrypt.Key([]byte(pass), addrHash, params.N, params.R, params.P, 64)
-	if err != nil {
-		return nil, fmt.Errorf("scrypt: %w", err)
-	}
-	defer clear(dk)
-	block, err := aes.NewCipher(dk[32:])
-	if err != nil {
-		return nil, fmt.Errorf("aes: %w", err)
-	}
-	d := make([]byte, keys.PrivateKeyLen)
-	defer clear(d)
-	for i := 0; i < len(d); i += aes.BlockSize {
-		block.Decrypt(d[i:i+aes.BlockSize], enc[i:i+aes.BlockSize])
-	}
-	for i := range d {
-		d[i] ^= dk[i]
-	}
-	k, err := keys.NewPrivateKeyFromBytes(d)
-	if err != nil {
-		return nil, keys.ErrWrongPassphrase
-	}
-	if !bytes.Equal(hash.Checksum([]byte(legacyAddress(k.PublicKey()))), addrHash) {
-		k.Destroy()
-		return nil, keys.ErrWrongPassphrase
-	}
-	return k, nil
 }
 
 // legacyCount reads a Neo 2 small-integer push: PUSH1..PUSH16, PUSHBYTES1

@@ -115,7 +115,7 @@ func requireHalted(t *testing.T, out string) util.Uint256 {
 // state, and a context saved with --out, signed and sent with `wallet sign`.
 func TestWalletRPCTransfersClaimAndVote(t *testing.T) {
 	n := startWalletNode(t, true)
-	require.Eventually(t, func() bool { return n.r.svc.chain.BlockHeight() >= 1 }, 20*time.Second, 10*time.Millisecond)
+	require.Eventually(t, func() bool { return n.r.n.Chain().BlockHeight() >= 1 }, 20*time.Second, 10*time.Millisecond)
 	neoBefore := n.balance(t, n.multi, txbuild.NeoHash)
 	require.Positive(t, neoBefore.Sign())
 	n.transfers(t, neoBefore)

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/n3d-io/n3d/pkg/config"
+	"github.com/n3d-io/n3d/pkg/config/netconfig"
 	"github.com/n3d-io/n3d/pkg/core/block"
 	"github.com/n3d-io/n3d/pkg/core/dao"
 	"github.com/n3d-io/n3d/pkg/core/interop"
@@ -41,14 +41,14 @@ type Options struct {
 	Hardforks map[string]uint32
 	// Configure, if set, adjusts the configuration before the natives are
 	// built.
-	Configure func(*config.ProtocolConfiguration)
+	Configure func(*netconfig.ProtocolConfiguration)
 }
 
 // Chain is a test chain: the natives, a DAO over a MemoryStore holding
 // the persisted blocks' state, and the standby committee's keys.
 type Chain struct {
 	t    testing.TB
-	Cfg  *config.ProtocolConfiguration
+	Cfg  *netconfig.ProtocolConfiguration
 	Core *native.Core
 	Gov  *native.Governance
 	Reg  *native.Registry
@@ -83,17 +83,17 @@ func New(t testing.TB, opts Options) *Chain {
 		opts.Validators = min(4, opts.Committee)
 	}
 	c := &Chain{t: t}
-	cfg := &config.ProtocolConfiguration{
+	cfg := &netconfig.ProtocolConfiguration{
 		Magic:                       Network,
-		MaxTraceableBlocks:          config.DefaultMaxTraceableBlocks,
+		MaxTraceableBlocks:          netconfig.DefaultMaxTraceableBlocks,
 		MaxValidUntilBlockIncrement: 5760,
-		InitialGASSupply:            config.DefaultInitialGASSupply,
+		InitialGASSupply:            netconfig.DefaultInitialGASSupply,
 		ValidatorsCount:             uint32(opts.Validators),
-		TimePerBlock:                config.DefaultTimePerBlock,
+		TimePerBlock:                netconfig.DefaultTimePerBlock,
 		Hardforks:                   opts.Hardforks,
 	}
-	cfg.Genesis.TimePerBlock = config.DefaultTimePerBlock
-	cfg.Genesis.MaxTraceableBlocks = config.DefaultMaxTraceableBlocks
+	cfg.Genesis.TimePerBlock = netconfig.DefaultTimePerBlock
+	cfg.Genesis.MaxTraceableBlocks = netconfig.DefaultMaxTraceableBlocks
 	cfg.Genesis.MaxValidUntilBlockIncrement = 5760
 	for i := range opts.Committee {
 		k := Key(t, fmt.Sprintf("standby %d", i))

@@ -23,7 +23,10 @@ other package. Load resolves a network name to protocol.<name>.yml in a
 config directory and falls back to the copies embedded in the binary (package
 github.com/n3d-io/n3d/config) for the default directory.
 
-ProtocolConfiguration answers the questions the chain asks of it:
+ProtocolConfiguration (with its defaults, validation and sentinel errors)
+lives in pkg/config/netconfig, the layer-L0 package the chain and the
+services import; the names here are aliases of it. It answers the questions
+the chain asks of it:
 Enabled(hf, height) and ActiveHardforks(height) for hardforks (an absent or
 empty Hardforks map enables every stable hardfork at 0; a listed map enables
 the leading unlisted ones at 0 and disables every hardfork after the last one

@@ -1,6 +1,10 @@
 package config
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/n3d-io/n3d/pkg/config/netconfig"
+)
 
 // Sentinel errors. Errors returned by this package wrap one of them (errors.Is)
 // and add the offending field and value.
@@ -11,19 +15,19 @@ var (
 	// wrong type.
 	ErrDecode = errors.New("config: cannot decode")
 	// ErrInvalid: a value is out of range or inconsistent with another one.
-	ErrInvalid = errors.New("config: invalid")
+	ErrInvalid = netconfig.ErrInvalid
 	// ErrMagic: the network magic is missing (0).
-	ErrMagic = errors.New("config: bad network magic")
+	ErrMagic = netconfig.ErrMagic
 	// ErrCommittee: the standby committee or the validators count is wrong.
-	ErrCommittee = errors.New("config: bad committee")
+	ErrCommittee = netconfig.ErrCommittee
 	// ErrPublicKey: a public key is not a valid secp256r1 point.
-	ErrPublicKey = errors.New("config: bad public key")
+	ErrPublicKey = netconfig.ErrPublicKey
 	// ErrHardfork: an unknown hardfork name or inconsistent heights.
-	ErrHardfork = errors.New("config: bad hardforks")
+	ErrHardfork = netconfig.ErrHardfork
 	// ErrDuration: a negative duration or one that is not whole milliseconds.
-	ErrDuration = errors.New("config: bad duration")
+	ErrDuration = netconfig.ErrDuration
 	// ErrAddress: a malformed or duplicate network address.
-	ErrAddress = errors.New("config: bad address")
+	ErrAddress = netconfig.ErrAddress
 	// ErrDBType: an unknown database type or a missing database path.
 	ErrDBType = errors.New("config: bad database configuration")
 	// ErrLogging: an unknown log level or encoding.

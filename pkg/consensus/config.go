@@ -7,7 +7,7 @@ import (
 	"github.com/nspcc-dev/dbft"
 	"go.uber.org/zap"
 
-	"github.com/n3d-io/n3d/pkg/config"
+	"github.com/n3d-io/n3d/pkg/config/netconfig"
 	"github.com/n3d-io/n3d/pkg/core/block"
 	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
@@ -27,7 +27,7 @@ type Ledger interface {
 }
 
 // Config configures a Service. Every cross-service call is a field here,
-// wired in cmd. Fields marked optional may be left nil.
+// wired in pkg/node. Fields marked optional may be left nil.
 type Config struct {
 	// Logger receives the service's and dBFT's log (optional: no log).
 	Logger *zap.Logger
@@ -36,7 +36,7 @@ type Config struct {
 	// TimePerBlock, MaxTimePerBlock (neo-go's dynamic block time, off when
 	// 0), the committee size (committee refresh heights) and the standby
 	// validators.
-	Protocol config.ProtocolConfiguration
+	Protocol netconfig.ProtocolConfiguration
 	// Keys are the unlocked keys of the node's wallet (see
 	// KeysFromWallet). The node takes part as the first validator whose
 	// key is here; with none it only watches.

@@ -40,5 +40,5 @@
 // block or one from the network) and resets dBFT to the next height.
 //
 // Everything else (P2P, mempool, chain) is reached through Config's func
-// fields and the Ledger interface, wired in cmd.
+// fields and the Ledger interface, wired in pkg/node.
 package consensus

@@ -61,7 +61,7 @@ type ListenAddress struct {
 }
 
 // Config configures a Server. The P2P section of the application
-// configuration maps onto it field by field (see cmd/n3d/node_network.go);
+// configuration maps onto it field by field (see pkg/node/network.go);
 // services are func fields and small interfaces wired by the caller.
 type Config struct {
 	// Magic is the network magic every version must carry.

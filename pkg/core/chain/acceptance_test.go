@@ -33,7 +33,7 @@ import (
 
 // referenceNatives builds the full native contract set for the acceptance
 // test; nil while pkg/core/native does not offer one (see natives_test.go).
-var referenceNatives func(p *config.ProtocolConfiguration) (Natives, error)
+var referenceNatives func(p *config.ProtocolConfiguration) (*NativeSet, error)
 
 type refStateRoot struct {
 	Index    uint32 `json:"index"`
@@ -399,7 +399,7 @@ func checkGovernance(t *testing.T, c *Chain, path string) {
 	b, err := os.ReadFile(path)
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(b, &ref))
-	neo := c.cfg.Natives.(*NativeSet).Governance.NEO.Metadata().Hash
+	neo := c.cfg.Natives.Governance.NEO.Metadata().Hash
 	keysOf := func(method string) []string {
 		s, err := emit.NewBuilder().AppCall(neo, method, byte(callflag.ReadOnly)).Script()
 		require.NoError(t, err)

@@ -40,8 +40,11 @@ type Config struct {
 	Store storage.Store
 	// Log receives the chain's log (zap.NewNop when nil).
 	Log *zap.Logger
-	// Natives is the native contract set blocks are executed with.
-	Natives Natives
+	// Natives is the native contract set blocks are executed with
+	// (NewNativeSet). It is the concrete set, not an interface, so that a
+	// set lacking what verification, the Ledger contract's header index or
+	// the generator need does not compile.
+	Natives *NativeSet
 	// WitnessVM verifies witnesses the fast path does not handle (optional:
 	// without it such witnesses are rejected).
 	WitnessVM WitnessVM
@@ -130,9 +133,7 @@ func Open(cfg Config) (*Chain, error) {
 			return nil, fmt.Errorf("%w: no native contracts", ErrBadConfig)
 		}
 		c.exec = &interopExecutor{c: c}
-		if hu, ok := cfg.Natives.(headerUser); ok {
-			hu.useHeaders(c)
-		}
+		cfg.Natives.useHeaders(c)
 	}
 	c.sigs = keys.NewSigCache(sigCacheSize)
 	c.hv = headerVerifier{magic: uint32(c.proto.Magic), validatorsAt: c.proto.ValidatorsCountAt,

@@ -108,9 +108,7 @@ func (e *interopExecutor) context(d *dao.DAO, b *block.Block, trig trigger.Type,
 		// signers of the original request.
 		OracleRequestSigners: e.c.oracleRequestSigners,
 	}
-	if p, ok := n.(interop.Policy); ok {
-		cfg.Policy = p
-	}
+	cfg.Policy = n
 	return interop.NewContext(cfg, d), nil
 }
 

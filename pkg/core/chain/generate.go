@@ -194,8 +194,8 @@ func newGenerator(c *Chain, o GenerateOptions) (*generator, error) {
 	if c.BlockHeight() != 0 {
 		return nil, fmt.Errorf("%w: the chain is at height %d, not a fresh one", ErrGenerate, c.BlockHeight())
 	}
-	n, ok := c.cfg.Natives.(*NativeSet)
-	if !ok {
+	n := c.cfg.Natives
+	if n == nil {
 		return nil, fmt.Errorf("%w: needs the chain's NativeSet", ErrGenerate)
 	}
 	if o.TxPerBlock == 0 {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/n3d-io/n3d/pkg/config"
 	"github.com/n3d-io/n3d/pkg/core/dao"
+	"github.com/n3d-io/n3d/pkg/core/interop"
 	"github.com/n3d-io/n3d/pkg/core/native"
 	"github.com/n3d-io/n3d/pkg/core/native/neostate"
 	"github.com/n3d-io/n3d/pkg/core/transaction"
@@ -22,7 +23,10 @@ type NativeSet struct {
 	Governance *native.Governance
 }
 
-var _ Natives = (*NativeSet)(nil)
+var (
+	_ Natives        = (*NativeSet)(nil)
+	_ interop.Policy = (*NativeSet)(nil)
+)
 
 // NewNativeSet builds every native of the network in the reference's
 // order.
@@ -56,12 +60,6 @@ func (n *NativeSet) StoragePrice(d *dao.DAO) (int64, error) {
 // useHeaders lets the Ledger contract resolve block indexes through the
 // chain.
 func (n *NativeSet) useHeaders(h native.HeaderHashes) { n.Core.Ledger.Headers = h }
-
-// headerUser is implemented by native sets that need the chain's header
-// index.
-type headerUser interface {
-	useHeaders(native.HeaderHashes)
-}
 
 // ledgerNatives is what transaction and witness verification read from the
 // native contracts beyond Natives; NativeSet implements it. Every getter

@@ -25,19 +25,18 @@ import (
 // Natives returns the native contract set the chain was opened with (the
 // one every other reader of native state must share: Policy keeps caches
 // only the chain's own set keeps current).
-func (c *Chain) Natives() Natives { return c.cfg.Natives }
+func (c *Chain) Natives() *NativeSet { return c.cfg.Natives }
 
 // view returns a private DAO over the committed state; Discard it.
 func (c *Chain) view() *dao.DAO { return c.dao.Private() }
 
 // ledgerNativeSet returns the natives as transaction verification reads
 // them.
-func (c *Chain) ledgerNativeSet() (ledgerNatives, error) {
-	n, ok := c.cfg.Natives.(ledgerNatives)
-	if !ok {
-		return nil, fmt.Errorf("%w: the native set cannot read balances and Policy", ErrBadConfig)
+func (c *Chain) ledgerNativeSet() (*NativeSet, error) {
+	if c.cfg.Natives == nil {
+		return nil, fmt.Errorf("%w: no native contracts", ErrBadConfig)
 	}
-	return n, nil
+	return c.cfg.Natives, nil
 }
 
 // GASBalance returns acc's GAS balance in the current state (what the

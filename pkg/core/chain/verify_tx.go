@@ -10,7 +10,6 @@ import (
 	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/crypto/hash"
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
-	"github.com/n3d-io/n3d/pkg/protocol"
 	"github.com/n3d-io/n3d/pkg/smartcontract/scripts"
 	"github.com/n3d-io/n3d/pkg/util"
 	"github.com/n3d-io/n3d/pkg/vm"
@@ -72,32 +71,19 @@ type txCheck struct {
 
 // newTxCheck reads the Policy values of d at the chain's current height.
 func (c *Chain) newTxCheck(d *dao.DAO) (*txCheck, error) {
-	n, ok := c.cfg.Natives.(ledgerNatives)
-	if !ok {
-		return nil, fmt.Errorf("%w: the native set cannot verify transactions", ErrBadConfig)
+	n, err := c.ledgerNativeSet()
+	if err != nil {
+		return nil, err
 	}
 	tc := &txCheck{c: c, d: d, n: n, height: c.BlockHeight(),
 		senderFee: map[util.Uint160]*big.Int{}, oracleIDs: map[uint64]util.Uint256{},
 		seen: map[util.Uint256]struct{}{}, conflicts: map[util.Uint256][]transaction.Signer{}}
-	var err error
-	if tc.feePerByte, err = n.FeePerByte(d); err != nil {
-		return nil, fmt.Errorf("fee per byte: %w", err)
+	l, err := c.limitsOn(d, tc.height)
+	if err != nil {
+		return nil, err
 	}
-	if tc.execFee, err = n.StoredExecFeeFactor(d); err != nil {
-		return nil, fmt.Errorf("exec fee factor: %w", err)
-	}
-	if c.proto.Enabled(protocol.HFFaun, tc.height) {
-		tc.execFee /= vm.FeeFactor // stored in picoGAS from Faun on
-	}
-	tc.maxVUB, tc.maxTraceable = c.proto.MaxValidUntilBlockIncrement, c.proto.MaxTraceableBlocks
-	if c.proto.Enabled(protocol.HFEchidna, tc.height) {
-		if tc.maxVUB, err = n.MaxValidUntilBlockIncrement(d); err != nil {
-			return nil, fmt.Errorf("MaxValidUntilBlockIncrement: %w", err)
-		}
-		if tc.maxTraceable, err = n.MaxTraceableBlocks(d); err != nil {
-			return nil, fmt.Errorf("MaxTraceableBlocks: %w", err)
-		}
-	}
+	tc.feePerByte, tc.execFee, tc.maxVUB, tc.maxTraceable = l.FeePerByte, l.ExecFeeFactor,
+		l.MaxValidUntilBlockIncrement, l.MaxTraceableBlocks
 	return tc, nil
 }
 

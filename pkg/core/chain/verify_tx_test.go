@@ -190,7 +190,7 @@ func (kc *keyChain) call(h util.Uint160, method string, args ...any) []byte {
 	return script(kc.t, emit.NewBuilder().AppCall(h, method, byte(callflag.All), args...).Opcodes(opcode.ASSERT))
 }
 
-func (kc *keyChain) natives() *NativeSet { return kc.c.cfg.Natives.(*NativeSet) }
+func (kc *keyChain) natives() *NativeSet { return kc.c.cfg.Natives }
 
 func signers(accs ...util.Uint160) func(*transaction.Transaction) {
 	return func(tx *transaction.Transaction) {

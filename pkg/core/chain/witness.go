@@ -345,9 +345,7 @@ func (c *Chain) verificationContext(d *dao.DAO, container any, gasLimit int64) (
 		Natives:              n,
 		OracleRequestSigners: c.oracleRequestSigners,
 	}
-	if p, ok := n.(interop.Policy); ok {
-		cfg.Policy = p
-	}
+	cfg.Policy = n
 	return interop.NewContext(cfg, d), nil
 }
 
@@ -359,9 +357,9 @@ func (c *Chain) verificationContext(d *dao.DAO, container any, gasLimit int64) (
 // rounded down to whole units of FeeFactor — and the stored picoGAS value
 // from Faun on.
 func (c *Chain) verificationFeeFactor(d *dao.DAO) (int64, error) {
-	ln, ok := c.cfg.Natives.(ledgerNatives)
-	if !ok {
-		return c.cfg.Natives.ExecFeeFactor(d, c.BlockHeight(), trigger.Verification)
+	ln, err := c.ledgerNativeSet()
+	if err != nil {
+		return 0, err
 	}
 	stored, err := ln.StoredExecFeeFactor(d)
 	if err != nil {
@@ -380,9 +378,9 @@ func (c *Chain) verificationFeeFactor(d *dao.DAO) (int64, error) {
 // oracleRequestSigners are the signers of the transaction that made oracle
 // request id (CheckWitness of an OracleResponse transaction uses them).
 func (c *Chain) oracleRequestSigners(d *dao.DAO, id uint64) ([]transaction.Signer, error) {
-	ln, ok := c.cfg.Natives.(ledgerNatives)
-	if !ok {
-		return nil, fmt.Errorf("%w: no Oracle contract", ErrBadConfig)
+	ln, err := c.ledgerNativeSet()
+	if err != nil {
+		return nil, err
 	}
 	req, err := ln.OracleRequest(d, id)
 	if err != nil {

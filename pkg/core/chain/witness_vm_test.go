@@ -126,7 +126,7 @@ func TestWitnessVMDeployedContracts(t *testing.T) {
 func TestWitnessVMNativeAccounts(t *testing.T) {
 	c, _ := restoredRefChain(t, "testblocks")
 	vmv := c.defaultWitnessVM(nil)
-	natives := c.cfg.Natives.(*NativeSet)
+	natives := c.cfg.Natives
 	oracle := natives.Governance.Oracle.Metadata().Hash
 	require.Equal(t, oracle, oracleHash)
 	require.Equal(t, natives.Governance.Notary.Metadata().Hash, notaryHash)
@@ -183,10 +183,10 @@ func TestWitnessVMScripts(t *testing.T) {
 	require.ErrorContains(t, err, "invalid verification script")
 	// Verification scripts run ReadOnly: calling a reading native method
 	// is allowed (LedgerContract.currentIndex, 50 here: true).
-	ledger := c.cfg.Natives.(*NativeSet).Core.Ledger.Metadata().Hash
+	ledger := c.cfg.Natives.Core.Ledger.Metadata().Hash
 	_, err = run(script(t, emit.NewBuilder().AppCall(ledger, "currentIndex", byte(callflag.ReadOnly))), MaxVerificationGas)
 	require.NoError(t, err)
-	policy := c.cfg.Natives.(*NativeSet).Core.Policy.Metadata().Hash
+	policy := c.cfg.Natives.Core.Policy.Metadata().Hash
 	_, err = run(script(t, emit.NewBuilder().AppCall(policy, "setFeePerByte", byte(callflag.All), 1)), MaxVerificationGas)
 	require.ErrorContains(t, err, "missing call flags", "a writing method under ReadOnly")
 

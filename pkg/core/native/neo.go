@@ -6,7 +6,7 @@ import (
 	"math/big"
 	"slices"
 
-	"github.com/n3d-io/n3d/pkg/config"
+	"github.com/n3d-io/n3d/pkg/config/netconfig"
 	"github.com/n3d-io/n3d/pkg/core/dao"
 	"github.com/n3d-io/n3d/pkg/core/interop"
 	"github.com/n3d-io/n3d/pkg/core/native/neostate"
@@ -43,7 +43,7 @@ const maxGetCandidates = 256
 // (neo_cache.go).
 type NEO struct {
 	token
-	cfg     config.ProtocolConfiguration
+	cfg     netconfig.ProtocolConfiguration
 	standby [][]byte // standby committee, compressed keys, config order
 	// GAS mints rewards; Policy tells blocked candidates. Both are set by
 	// NewGovernance.
@@ -56,7 +56,7 @@ type NEO struct {
 var _ Contract = (*NEO)(nil)
 
 // newNEO builds NeoToken for cfg's committee.
-func newNEO(cfg config.ProtocolConfiguration, standby [][]byte) *NEO {
+func newNEO(cfg netconfig.ProtocolConfiguration, standby [][]byte) *NEO {
 	n := &NEO{cfg: cfg, standby: standby}
 	n.token = token{
 		md:       NewContractMD(NeoName, NeoID, protocol.HFDefault),

@@ -3,7 +3,7 @@ package native
 import (
 	"fmt"
 
-	"github.com/n3d-io/n3d/pkg/config"
+	"github.com/n3d-io/n3d/pkg/config/netconfig"
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
 )
 
@@ -22,7 +22,7 @@ type Governance struct {
 // NewGovernance builds the governance natives for cfg and wires them with
 // the core natives (Policy.NEO and Management.NEO are set to the NeoToken
 // for committee checks).
-func NewGovernance(cfg *config.ProtocolConfiguration, core *Core) (*Governance, error) {
+func NewGovernance(cfg *netconfig.ProtocolConfiguration, core *Core) (*Governance, error) {
 	policy := core.Policy
 	ks, err := keys.NewPublicKeysFromStrings(cfg.StandbyCommittee)
 	if err != nil {

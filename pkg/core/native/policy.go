@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math/big"
 
-	"github.com/n3d-io/n3d/pkg/config"
+	"github.com/n3d-io/n3d/pkg/config/netconfig"
 	"github.com/n3d-io/n3d/pkg/core/dao"
 	"github.com/n3d-io/n3d/pkg/core/interop"
 	"github.com/n3d-io/n3d/pkg/core/transaction"
@@ -94,7 +94,7 @@ type Policy struct {
 	// blocked); set by the registry.
 	IsNative func(h util.Uint160) bool
 	// Genesis holds the values written when Echidna activates.
-	Genesis config.Genesis
+	Genesis netconfig.Genesis
 	// ReservedAttributes allows the reserved attribute types 0xe0..0xff
 	// (neo-go extension).
 	ReservedAttributes bool
@@ -109,7 +109,7 @@ var (
 )
 
 // NewPolicy returns the PolicyContract of a chain configured with cfg.
-func NewPolicy(cfg *config.ProtocolConfiguration) *Policy {
+func NewPolicy(cfg *netconfig.ProtocolConfiguration) *Policy {
 	pc := &Policy{md: NewContractMD(PolicyName, PolicyID, protocol.HFDefault), hfs: cfg,
 		Genesis: cfg.Genesis, ReservedAttributes: cfg.ReservedAttributes}
 	pc.blocked.prefix, pc.whitelist.prefix = policyBlockedAccount, policyWhitelistedFee

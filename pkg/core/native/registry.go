@@ -1,7 +1,7 @@
 package native
 
 import (
-	"github.com/n3d-io/n3d/pkg/config"
+	"github.com/n3d-io/n3d/pkg/config/netconfig"
 )
 
 // Core is the set of natives this package provides besides the tokens
@@ -23,7 +23,7 @@ type Core struct {
 }
 
 // NewCore builds the core natives for the protocol configuration cfg.
-func NewCore(cfg *config.ProtocolConfiguration) *Core {
+func NewCore(cfg *netconfig.ProtocolConfiguration) *Core {
 	policy := NewPolicy(cfg)
 	return &Core{
 		Management: NewManagement(policy),

@@ -111,6 +111,13 @@ func parseNEP2(s string) ([]byte, error) {
 // NEP2Decrypt decrypts a NEP-2 key. A wrong passphrase is reported as
 // ErrWrongPassphrase (detected through the stored address hash).
 func NEP2Decrypt(s, passphrase string, params ScryptParams) (*PrivateKey, error) {
+	return NEP2DecryptFor(s, passphrase, params, (*PublicKey).Address)
+}
+
+// NEP2DecryptFor is NEP2Decrypt with the passphrase checked against the
+// address addressOf gives the decrypted key (NEP-2 hashes the N3 address;
+// Neo Legacy wallets hash the Neo 2 one).
+func NEP2DecryptFor(s, passphrase string, params ScryptParams, addressOf func(*PublicKey) string) (*PrivateKey, error) {
 	b, err := parseNEP2(s)
 	if err != nil {
 		return nil, err
@@ -133,7 +140,7 @@ func NEP2Decrypt(s, passphrase string, params ScryptParams) (*PrivateKey, error)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrWrongPassphrase, err)
 	}
-	if !bytes.Equal(addressHash(k), ah) {
+	if !bytes.Equal(hash.Checksum([]byte(addressOf(k.PublicKey()))), ah) {
 		k.Destroy()
 		return nil, ErrWrongPassphrase
 	}

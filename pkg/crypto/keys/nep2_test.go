@@ -57,6 +57,22 @@ func TestNEP2RoundTripCheap(t *testing.T) {
 	require.ErrorIs(t, err, keys.ErrInvalidPrivateKey)
 }
 
+// NEP2DecryptFor checks the passphrase against the address its function
+// gives: the N3 address for NEP-2 keys, another one (Neo Legacy wallets)
+// only when the key was encrypted for it.
+func TestNEP2DecryptFor(t *testing.T) {
+	priv, err := keys.NewPrivateKey()
+	require.NoError(t, err)
+	enc, err := keys.NEP2Encrypt(priv, "pass", cheap)
+	require.NoError(t, err)
+	back, err := keys.NEP2DecryptFor(enc, "pass", cheap, (*keys.PublicKey).Address)
+	require.NoError(t, err)
+	require.Equal(t, priv.Bytes(), back.Bytes())
+	other := func(p *keys.PublicKey) string { return "x" + p.Address() }
+	_, err = keys.NEP2DecryptFor(enc, "pass", cheap, other)
+	require.ErrorIs(t, err, keys.ErrWrongPassphrase)
+}
+
 func TestNEP2Format(t *testing.T) {
 	priv, err := keys.NewPrivateKey()
 	require.NoError(t, err)

@@ -22,7 +22,7 @@
 // NEP-17 transfers are indexed in memory from the application logs, brought
 // up to the chain's height on each token request. Writes leave through
 // Config's func fields (SubmitTx to the ingress pipeline, SubmitBlock to
-// the chain), wired in cmd; handlers_relay.go maps their verdicts to the
+// the chain), wired in pkg/node; handlers_relay.go maps their verdicts to the
 // reference's error codes.
 //
 // Iterators of test invocations are kept in sessions (SessionEnabled,

@@ -7,28 +7,18 @@ import (
 
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
 	"github.com/n3d-io/n3d/pkg/encoding/address"
-	"github.com/n3d-io/n3d/pkg/protocol"
 	"github.com/n3d-io/n3d/pkg/rpc/params"
 	"github.com/n3d-io/n3d/pkg/rpc/result"
 )
 
 func (s *Server) getVersion(params.Params) (any, *result.Error) {
 	p := s.chain.Config()
-	d := s.view()
 	height := s.chain.BlockHeight()
-	ms, vub, mtb := uint32(p.TimePerBlock.Milliseconds()), p.MaxValidUntilBlockIncrement, p.MaxTraceableBlocks
-	if p.Enabled(protocol.HFEchidna, height) {
-		var err error
-		if ms, err = s.natives.MillisecondsPerBlock(d); err != nil {
-			return nil, internal("MillisecondsPerBlock", err)
-		}
-		if vub, err = s.natives.MaxValidUntilBlockIncrement(d); err != nil {
-			return nil, internal("MaxValidUntilBlockIncrement", err)
-		}
-		if mtb, err = s.natives.MaxTraceableBlocks(d); err != nil {
-			return nil, internal("MaxTraceableBlocks", err)
-		}
+	l, err := s.chain.LimitsAt(height)
+	if err != nil {
+		return nil, internal("limits", err)
 	}
+	ms, vub, mtb := uint32(l.TimePerBlock.Milliseconds()), l.MaxValidUntilBlockIncrement, l.MaxTraceableBlocks
 	committee := make([]string, len(p.StandbyCommittee))
 	for i, k := range p.StandbyCommittee {
 		pk, err := keys.NewPublicKeyFromString(k)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/n3d-io/n3d/pkg/core/dao"
-	"github.com/n3d-io/n3d/pkg/protocol"
 	"github.com/n3d-io/n3d/pkg/rpc/params"
 	"github.com/n3d-io/n3d/pkg/rpc/result"
 	"github.com/n3d-io/n3d/pkg/smartcontract/manifest"
@@ -104,10 +103,11 @@ func (s *Server) historicHeight(p *params.Param) (uint32, *result.Error) {
 func (s *Server) historicDAO(height uint32) (*dao.DAO, error) {
 	top := s.chain.BlockHeight()
 	if s.cfg.Ledger.RemoveUntraceableBlocks {
-		mtb, err := s.maxTraceableBlocks()
+		l, err := s.limits()
 		if err != nil {
 			return nil, err
 		}
+		mtb := l.MaxTraceableBlocks
 		if uint64(height)+1+uint64(mtb) < uint64(top) {
 			return nil, fmt.Errorf("state for height %d is outdated and removed from the storage", height+1)
 		}
@@ -152,14 +152,4 @@ func (s *Server) warmPolicyFilters() error {
 		return fmt.Errorf("policy: %w", err)
 	}
 	return nil
-}
-
-// maxTraceableBlocks is the current MaxTraceableBlocks (Policy's value
-// from Echidna on).
-func (s *Server) maxTraceableBlocks() (uint32, error) {
-	p := s.chain.Config()
-	if !p.Enabled(protocol.HFEchidna, s.chain.BlockHeight()) {
-		return p.MaxTraceableBlocks, nil
-	}
-	return s.natives.MaxTraceableBlocks(s.view())
 }

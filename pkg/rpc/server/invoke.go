@@ -6,11 +6,11 @@ import (
 	"fmt"
 
 	"github.com/n3d-io/n3d/pkg/core/block"
+	"github.com/n3d-io/n3d/pkg/core/chain"
 	"github.com/n3d-io/n3d/pkg/core/dao"
 	"github.com/n3d-io/n3d/pkg/core/interop"
 	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/encoding/address"
-	"github.com/n3d-io/n3d/pkg/protocol"
 	"github.com/n3d-io/n3d/pkg/rpc/params"
 	"github.com/n3d-io/n3d/pkg/rpc/result"
 	"github.com/n3d-io/n3d/pkg/smartcontract"
@@ -27,18 +27,10 @@ const MaxVerificationGas int64 = 1_50000000
 
 const methodVerify = "verify"
 
-// policyLimits returns MillisecondsPerBlock and MaxValidUntilBlockIncrement
-// as the chain applies them at the current height.
-func (s *Server) policyLimits(d *dao.DAO) (ms uint32, vub uint32, err error) {
-	p := s.chain.Config()
-	if !p.Enabled(protocol.HFEchidna, s.chain.BlockHeight()) {
-		return uint32(p.TimePerBlock.Milliseconds()), p.MaxValidUntilBlockIncrement, nil
-	}
-	if ms, err = s.natives.MillisecondsPerBlock(d); err != nil {
-		return 0, 0, err
-	}
-	vub, err = s.natives.MaxValidUntilBlockIncrement(d)
-	return ms, vub, err
+// limits are the chain's limits at the current height (chain.LimitsAt:
+// Policy's values from Echidna on, the configuration's before).
+func (s *Server) limits() (chain.Limits, error) {
+	return s.chain.LimitsAt(s.chain.BlockHeight())
 }
 
 // fakeNextBlock is the persisting block of a test invocation on the state
@@ -54,11 +46,12 @@ func (s *Server) fakeNextBlock(height uint32) (*block.Block, error) {
 	if err != nil {
 		return nil, err
 	}
-	ms, _, err := s.policyLimits(s.view())
+	l, err := s.limits()
 	if err != nil {
 		return nil, err
 	}
-	return &block.Block{Header: block.Header{Index: height + 1, Timestamp: hdr.Timestamp + uint64(ms)}}, nil
+	ms := uint64(l.TimePerBlock.Milliseconds())
+	return &block.Block{Header: block.Header{Index: height + 1, Timestamp: hdr.Timestamp + ms}}, nil
 }
 
 // testContext prepares a run on a private layer of d (never persisted).
@@ -116,11 +109,11 @@ func (s *Server) mockTx(height uint32, script []byte, signers *params.Param) (*t
 	if len(tx.Signers) == 0 {
 		tx.Signers = []transaction.Signer{{Account: util.Uint160{}, Scopes: transaction.None}}
 	}
-	_, vub, err := s.policyLimits(s.view())
+	l, err := s.limits()
 	if err != nil {
 		return nil, internal("policy", err)
 	}
-	tx.ValidUntilBlock = height + vub
+	tx.ValidUntilBlock = height + l.MaxValidUntilBlockIncrement
 	return tx, nil
 }
 

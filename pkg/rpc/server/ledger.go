@@ -37,6 +37,9 @@ type Ledger interface {
 	// use; the store is).
 	DAO() *dao.DAO
 	Config() *config.ProtocolConfiguration
+	// LimitsAt is the block time and limits in force at a height (Policy's
+	// values from Echidna on, the configuration's before).
+	LimitsAt(height uint32) (chain.Limits, error)
 	// VerifyWitness runs witness w of account h for container with at most
 	// gasLimit datoshi and returns the GAS it consumed.
 	VerifyWitness(h util.Uint160, container any, w *transaction.Witness, gasLimit int64) (int64, error)

@@ -26,7 +26,7 @@ import (
 func withServices(t *testing.T, n *testNode, cfg Config) *testNode {
 	t.Helper()
 	cfg.RPC, cfg.Ledger = n.cfg.ApplicationConfiguration.RPC, n.cfg.ApplicationConfiguration.Ledger
-	srv, err := New(cfg, n.chain, NewNatives(n.chain.Natives().(*chain.NativeSet)))
+	srv, err := New(cfg, n.chain, NewNatives(n.chain.Natives()))
 	require.NoError(t, err)
 	h := httptest.NewServer(srv)
 	t.Cleanup(h.Close)

@@ -1,4 +1,4 @@
-package main
+package node
 
 import (
 	"context"
@@ -22,7 +22,7 @@ import (
 // `db generate` from seed.
 func generatedChain(t *testing.T, blocks uint32, seed string) *chain.Chain {
 	cfg := singleConfig(t, false, time.Second)
-	natives, err := newNatives(&cfg.ProtocolConfiguration)
+	natives, err := chain.NewNativeSet(&cfg.ProtocolConfiguration)
 	require.NoError(t, err)
 	c, err := chain.Open(chain.Config{Protocol: cfg.ProtocolConfiguration, Ledger: cfg.ApplicationConfiguration.Ledger,
 		Store: storage.NewMemoryStore(), Natives: natives})
@@ -68,7 +68,7 @@ func keyStrings(ks ...*keys.PublicKey) []string {
 // voteTx registers cand as a candidate and votes for it with the single
 // validator's 1-of-1 multisig account (which holds the genesis NEO): the
 // account and the candidate both sign.
-func voteTx(t *testing.T, svc *services, key, cand *keys.PrivateKey) *transaction.Transaction {
+func voteTx(t *testing.T, svc *Node, key, cand *keys.PrivateKey) *transaction.Transaction {
 	t.Helper()
 	verif, err := scripts.MultiSigContract(1, keys.PublicKeys{key.PublicKey()})
 	require.NoError(t, err)
@@ -102,15 +102,15 @@ func TestNextConsensusFollowsVotes(t *testing.T) {
 	cfg := singleConfig(t, true, 200*time.Millisecond)
 	key := validatorKey(t, cfg)
 	r := startNode(t, cfg)
-	c, neo := r.svc.chain, r.svc.natives.Governance.NEO
+	c := r.n.chain
 	cand, err := keys.NewPrivateKey()
 	require.NoError(t, err)
 
-	elected, err := electedValidators(c, neo)
+	elected, err := c.ComputeNextBlockValidators()
 	require.NoError(t, err)
 	require.Equal(t, keyStrings(key.PublicKey()), keyStrings(elected...), "no votes: the standby validator")
 
-	tx := voteTx(t, r.svc, key, cand)
+	tx := voteTx(t, r.n, key, cand)
 	r.result("sendrawtransaction", txBase64(t, tx))
 	var height uint32
 	require.Eventually(t, func() bool {
@@ -126,7 +126,7 @@ func TestNextConsensusFollowsVotes(t *testing.T) {
 	want, err := scripts.DefaultMultiSigContract(keys.PublicKeys{cand.PublicKey()})
 	require.NoError(t, err)
 	require.Equal(t, scripts.ScriptHash(want), next.NextConsensus, "NextConsensus of block %d", next.Index)
-	vals, err := nextValidators(r.svc)
+	vals, err := c.NextBlockValidators()
 	require.NoError(t, err)
 	require.Equal(t, keyStrings(cand.PublicKey()), keyStrings(vals...))
 }

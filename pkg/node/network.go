@@ -1,4 +1,4 @@
-package main
+package node
 
 import (
 	"context"
@@ -6,17 +6,19 @@ import (
 
 	"github.com/n3d-io/n3d/pkg/buildinfo"
 	"github.com/n3d-io/n3d/pkg/config"
+	"github.com/n3d-io/n3d/pkg/consensus"
 	"github.com/n3d-io/n3d/pkg/core/blockqueue"
 	"github.com/n3d-io/n3d/pkg/core/chain"
 	"github.com/n3d-io/n3d/pkg/core/mempool"
 	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/core/txpipe"
 	"github.com/n3d-io/n3d/pkg/network"
+	"github.com/n3d-io/n3d/pkg/network/payload"
 	"github.com/n3d-io/n3d/pkg/util"
 )
 
 // networkConfig maps the P2P section and the protocol's seeds onto the
-// server's configuration.
+// server's configuration (without the wiring fields).
 func networkConfig(cfg config.Config) (network.Config, error) {
 	p2p := cfg.ApplicationConfiguration.P2P
 	addrs, err := p2p.ListenAddresses()
@@ -51,10 +53,10 @@ func networkConfig(cfg config.Config) (network.Config, error) {
 // startNetwork starts the block queue feeding the chain, the P2P server
 // and the relay of new blocks. Transactions from peers go to the ingress
 // pipeline (and to consensus while a round misses some); extensible
-// payloads to the consensus handler. The returned stop cancels them and
-// waits until all have returned (call it before closing the chain).
-func (n *node) startNetwork(ctx context.Context, svc *services) (stop func() error, err error) {
-	c := svc.chain
+// payloads to consensus admission. The returned stop cancels them and
+// waits until all have returned (called before the chain is closed).
+func (n *Node) startNetwork(ctx context.Context) (stop func() error, err error) {
+	c := n.chain
 	cfg, err := networkConfig(n.cfg)
 	if err != nil {
 		return nil, fmt.Errorf("p2p: %w", err)
@@ -64,19 +66,30 @@ func (n *node) startNetwork(ctx context.Context, svc *services) (stop func() err
 	if err != nil {
 		return nil, fmt.Errorf("p2p: %w", err)
 	}
+	adm, err := consensus.NewAdmission(consensus.AdmissionConfig{
+		Magic:               uint32(n.cfg.ProtocolConfiguration.Magic),
+		Height:              c.BlockHeight,
+		NextBlockValidators: c.NextBlockValidators,
+		Service:             n.cons,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("p2p: %w", err)
+	}
+	handlers := map[string]func(*payload.Extensible) error{consensus.Category: adm.Check}
 	cfg.Ledger, cfg.Blocks, cfg.Log = c, q, log
-	cfg.Pool = poolView{svc.pool, svc.pipe}
+	cfg.Pool = poolView{n.pool, n.pipe}
+	cons, pipe := n.cons, n.pipe
 	cfg.OnTransaction = func(peer uint64, tx *transaction.Transaction) {
-		if svc.cons != nil {
-			svc.cons.OnTransaction(tx) // proposals may carry transactions the pool refuses
+		if cons != nil {
+			cons.OnTransaction(tx) // proposals may carry transactions the pool refuses
 		}
 		// Each peer is a pipeline source of its own (its own queue and
 		// quota; the RPC server is txpipe.SourceLocal, 0, which no peer id
 		// is): one peer's flood waits behind itself. Dedup and queue limits
 		// answer here; verdicts come later.
-		_ = svc.pipe.Submit(txpipe.Source(peer), tx)
+		_ = pipe.Submit(txpipe.Source(peer), tx)
 	}
-	cfg.OnExtensible = newExtensibleHandler(svc, uint32(n.cfg.ProtocolConfiguration.Magic)).handle
+	cfg.OnExtensible = func(e *payload.Extensible) error { return routeExtensible(handlers, e) }
 	srv, err := network.New(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("p2p: %w", err)
@@ -104,11 +117,23 @@ func (n *node) startNetwork(ctx context.Context, svc *services) (stop func() err
 	}
 	select {
 	case <-srv.Ready():
-		svc.p2p.Store(srv)
+		n.p2p.Store(srv)
 		return stop, nil
 	case <-runDone:
 		return nil, stop()
 	}
+}
+
+// routeExtensible hands a peer's extensible payload to the admission rule
+// of its category (a service taking payloads of its own category, such as
+// a state-root service, adds its handler to the map in startNetwork). A
+// payload of another category is refused: not cached, not relayed.
+func routeExtensible(handlers map[string]func(*payload.Extensible) error, e *payload.Extensible) error {
+	h, ok := handlers[e.Category]
+	if !ok {
+		return fmt.Errorf("%w: %q", consensus.ErrExtensibleCategory, e.Category)
+	}
+	return h(e)
 }
 
 // poolView is the mempool as the P2P server reads it: a transaction is

@@ -1,4 +1,4 @@
-package main
+package node
 
 import (
 	"bytes"
@@ -15,7 +15,9 @@ import (
 
 	"github.com/n3d-io/n3d/pkg/buildinfo"
 	"github.com/n3d-io/n3d/pkg/config"
+	"github.com/n3d-io/n3d/pkg/consensus"
 	"github.com/n3d-io/n3d/pkg/network"
+	"github.com/n3d-io/n3d/pkg/network/payload"
 	"github.com/stretchr/testify/require"
 )
 
@@ -54,7 +56,7 @@ func TestNetworkConfigFromYAML(t *testing.T) {
 // syncs from the restored one to the same tip and state root.
 func TestNodeSyncsOverP2P(t *testing.T) {
 	dir := conformance.Dir(t, "chains", "chain50x2")
-	load := func(listen string, seeds ...string) *node {
+	load := func(listen string, seeds ...string) *Node {
 		cfg, err := config.LoadFile(filepath.Join(dir, "protocol.yml"), "")
 		require.NoError(t, err)
 		cfg.ApplicationConfiguration.DBConfiguration = config.DBConfiguration{Type: config.DBInMemory}
@@ -62,7 +64,10 @@ func TestNodeSyncsOverP2P(t *testing.T) {
 		cfg.ApplicationConfiguration.P2P.MinPeers = len(seeds)
 		cfg.ApplicationConfiguration.P2P.ProtoTickInterval = 50 * time.Millisecond
 		cfg.ProtocolConfiguration.SeedList = seeds
-		return &node{cfg: cfg, log: zaptest.NewLogger(t)}
+		n, err := New(cfg, WithLogger(zaptest.NewLogger(t)))
+		require.NoError(t, err)
+		t.Cleanup(func() { require.NoError(t, n.Stop()) })
+		return n
 	}
 	free := func() string {
 		l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -72,23 +77,19 @@ func TestNodeSyncsOverP2P(t *testing.T) {
 	}
 	aAddr := free()
 	a, b := load(aAddr), load(free(), aAddr)
-	ca, err := openChain(a.cfg, a.log, nil)
-	require.NoError(t, err)
-	defer ca.Close()
+	ca, cb := a.Chain(), b.Chain()
 	acc, err := os.ReadFile(filepath.Join(dir, "chain50x2.acc"))
 	require.NoError(t, err)
 	_, err = chain.Restore(context.Background(), ca, bytes.NewReader(acc), chain.RestoreOptions{})
 	require.NoError(t, err)
-	cb, err := openChain(b.cfg, b.log, nil)
-	require.NoError(t, err)
-	defer cb.Close()
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	svcA, svcB := withMempool(ctx, t, a, ca), withMempool(ctx, t, b, cb)
-	stopA, err := a.startNetwork(ctx, svcA)
+	withMempool(ctx, t, a)
+	withMempool(ctx, t, b)
+	stopA, err := a.startNetwork(ctx)
 	require.NoError(t, err)
-	stopB, err := b.startNetwork(ctx, svcB)
+	stopB, err := b.startNetwork(ctx)
 	require.NoError(t, err)
 	require.Eventually(t, func() bool { return cb.BlockHeight() == ca.BlockHeight() }, 15*time.Second, 10*time.Millisecond)
 	require.Equal(t, ca.CurrentBlockHash(), cb.CurrentBlockHash())
@@ -102,17 +103,29 @@ func TestNodeSyncsOverP2P(t *testing.T) {
 	require.NoError(t, err)
 	defer l.Close()
 	c := load(l.Addr().String())
-	_, err = c.startNetwork(ctx, svcB)
+	withMempool(ctx, t, c)
+	_, err = c.startNetwork(ctx)
 	require.Error(t, err)
 }
 
-// withMempool starts the mempool stage of n over c (stopped at the end of
-// the test) and returns the services for the next stages.
-func withMempool(ctx context.Context, t *testing.T, n *node, c *chain.Chain) *services {
+// withMempool starts the mempool stage of n (stopped at the end of the
+// test).
+func withMempool(ctx context.Context, t *testing.T, n *Node) {
 	t.Helper()
-	svc := &services{chain: c, natives: c.Natives().(*chain.NativeSet)}
-	stop, err := n.startMempool(ctx, svc)
+	stop, err := n.startMempool(ctx)
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, stop()) })
-	return svc
+}
+
+// routeExtensible refuses categories no service handles and hands the
+// others to their rule.
+func TestRouteExtensible(t *testing.T) {
+	var got []string
+	handlers := map[string]func(*payload.Extensible) error{
+		consensus.Category: func(e *payload.Extensible) error { got = append(got, e.Category); return nil },
+	}
+	require.NoError(t, routeExtensible(handlers, &payload.Extensible{Category: consensus.Category}))
+	err := routeExtensible(handlers, &payload.Extensible{Category: "StateService"})
+	require.ErrorIs(t, err, consensus.ErrExtensibleCategory)
+	require.Equal(t, []string{consensus.Category}, got)
 }

@@ -1,4 +1,4 @@
-package main
+package node
 
 import (
 	"context"
@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/n3d-io/n3d/pkg/config"
-	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"go.uber.org/zap"
 )
@@ -23,7 +22,7 @@ const monitorShutdownTimeout = 5 * time.Second
 // every path, as neo-go) and the pprof listeners (/debug/pprof/) when their
 // sections enable them. Addresses are bound at once, so a busy port fails
 // the start. The returned stop shuts them down.
-func (n *node) startMonitoring(ctx context.Context) (stop func() error, addrs []net.Addr, err error) {
+func (n *Node) startMonitoring(ctx context.Context) (stop func() error, addrs []net.Addr, err error) {
 	a := n.cfg.ApplicationConfiguration
 	var servers []*monitorServer
 	closeAll := func() {
@@ -45,7 +44,7 @@ func (n *node) startMonitoring(ctx context.Context) (stop func() error, addrs []
 		}
 		return nil
 	}
-	promHandler := promhttp.HandlerFor(prometheus.DefaultGatherer, promhttp.HandlerOpts{})
+	promHandler := promhttp.HandlerFor(n.gatherer, promhttp.HandlerOpts{})
 	if err := add(a.Prometheus, "prometheus", promHandler); err != nil {
 		closeAll()
 		return nil, nil, err

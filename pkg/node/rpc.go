@@ -1,4 +1,4 @@
-package main
+package node
 
 import (
 	"context"
@@ -7,41 +7,47 @@ import (
 	"strconv"
 
 	"github.com/n3d-io/n3d/pkg/config"
+	"github.com/n3d-io/n3d/pkg/network"
 	"github.com/n3d-io/n3d/pkg/rpc/result"
 	"github.com/n3d-io/n3d/pkg/rpc/server"
-	"github.com/prometheus/client_golang/prometheus"
 )
 
-// startRPC starts the JSON-RPC server over the chain when the RPC section
-// enables it: reads use the chain's own native set (Policy keeps caches
-// only that set keeps current), sendrawtransaction goes through the
-// ingress pipeline, submitblock to the chain, getrawmempool reads the
-// pool, getpeers the P2P server; WebSocket subscriptions follow the chain's
-// and the pool's events. The returned stop cancels the server and
-// waits for it (call it before closing the chain).
-func (n *node) startRPC(ctx context.Context, svc *services) (stop func() error, err error) {
-	rpcCfg := n.cfg.ApplicationConfiguration.RPC
-	if !rpcCfg.Enabled {
-		return func() error { return nil }, nil
-	}
+// rpcConfig is the server's Config from the node's configuration and
+// services: sendrawtransaction goes through the ingress pipeline,
+// submitblock to the chain, getrawmempool reads the pool, getpeers the P2P
+// server; WebSocket subscriptions follow the chain's and the pool's
+// events.
+func (n *Node) rpcConfig() server.Config {
+	a := n.cfg.ApplicationConfiguration
 	var nonce uint32 // getversion reports the P2P server's nonce
-	if p := svc.p2p.Load(); p != nil {
+	if p := n.p2p.Load(); p != nil {
 		nonce = p.Nonce()
 	}
-	srv, err := server.New(server.Config{
-		RPC:         rpcCfg,
+	return server.Config{
+		RPC:         a.RPC,
 		Nonce:       nonce,
-		Ledger:      n.cfg.ApplicationConfiguration.Ledger,
-		TCPPort:     p2pPort(n.cfg.ApplicationConfiguration.P2P),
+		Ledger:      a.Ledger,
+		TCPPort:     p2pPort(a.P2P),
 		Log:         n.log.Named("rpc"),
-		Registerer:  prometheus.DefaultRegisterer,
-		SubmitTx:    svc.pipe.SubmitWait,
-		SubmitBlock: svc.chain.AddBlock,
-		Mempool:     svc.pool,
-		Peers:       peerList{svc},
-		ChainEvents: svc.chain,
-		PoolEvents:  svc.pool,
-	}, svc.chain, server.NewNatives(svc.natives))
+		Registerer:  n.reg,
+		SubmitTx:    n.pipe.SubmitWait,
+		SubmitBlock: n.chain.AddBlock,
+		Mempool:     n.pool,
+		Peers:       peerList{n},
+		ChainEvents: n.chain,
+		PoolEvents:  n.pool,
+	}
+}
+
+// startRPC starts the JSON-RPC server over the chain when the RPC section
+// enables it (reads use the chain's own native set: Policy keeps caches
+// only that set keeps current). The returned stop cancels the server and
+// waits for it (called before the chain is closed).
+func (n *Node) startRPC(ctx context.Context) (stop func() error, err error) {
+	if !n.cfg.ApplicationConfiguration.RPC.Enabled {
+		return func() error { return nil }, nil
+	}
+	srv, err := server.New(n.rpcConfig(), n.chain, server.NewNatives(n.natives))
 	if err != nil {
 		return nil, fmt.Errorf("rpc: %w", err)
 	}
@@ -51,7 +57,7 @@ func (n *node) startRPC(ctx context.Context, svc *services) (stop func() error, 
 		cancel()
 		return nil, err
 	}
-	svc.rpc = srv
+	n.rpc = srv
 	return func() error {
 		cancel()
 		return wait()
@@ -59,34 +65,30 @@ func (n *node) startRPC(ctx context.Context, svc *services) (stop func() error, 
 }
 
 // peerList is the P2P server as getconnectioncount and getpeers read it.
-type peerList struct{ svc *services }
+type peerList struct{ n *Node }
 
-func (p peerList) ConnectionCount() int {
-	srv := p.svc.p2p.Load()
-	if srv == nil {
-		return 0
-	}
-	n, _ := srv.PeerCount()
-	return n
-}
+func (p peerList) ConnectionCount() int { return p.n.PeerCount() }
 
 func (p peerList) PeerList() result.Peers {
 	var out result.Peers
-	srv := p.svc.p2p.Load()
+	srv := p.n.p2p.Load()
 	if srv == nil {
 		return out
 	}
 	for _, pi := range srv.ConnectedPeers() {
-		host := pi.Address
-		if h, _, err := net.SplitHostPort(pi.Address); err == nil {
-			host = h
-		}
-		out.Connected = append(out.Connected, result.Peer{Address: host, Port: pi.Port,
-			UserAgent: pi.UserAgent, LastKnownHeight: pi.Height})
+		out.Connected = append(out.Connected, connectedPeer(pi))
 	}
 	out.Unconnected = hostPorts(srv.UnconnectedPeers())
 	out.Bad = hostPorts(srv.BadPeers())
 	return out
+}
+
+func connectedPeer(pi network.PeerInfo) result.Peer {
+	host := pi.Address
+	if h, _, err := net.SplitHostPort(pi.Address); err == nil {
+		host = h
+	}
+	return result.Peer{Address: host, Port: pi.Port, UserAgent: pi.UserAgent, LastKnownHeight: pi.Height}
 }
 
 // hostPorts splits "host:port" addresses into getpeers entries (an

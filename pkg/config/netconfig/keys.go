@@ -1,4 +1,4 @@
-package config
+package netconfig
 
 import (
 	"encoding/hex"

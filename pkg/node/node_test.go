@@ -1,4 +1,4 @@
-package main
+package node
 
 import (
 	"bytes"
@@ -9,12 +9,9 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -50,7 +47,7 @@ func singleConfig(t *testing.T, consensus bool, tpb time.Duration) config.Config
 	a.RPC.Enabled = true
 	a.RPC.Addresses = []string{"127.0.0.1:0"}
 	a.Consensus.Enabled = consensus
-	a.Consensus.UnlockWallet.Path = filepath.Join(repoConfigDir(t), "wallet.privnet.single.json")
+	a.Consensus.UnlockWallet.Path = repoConfig(t, "wallet.privnet.single.json")
 	p := &cfg.ProtocolConfiguration
 	p.TimePerBlock, p.Genesis.TimePerBlock, p.MaxTimePerBlock = tpb, tpb, 0
 	return cfg
@@ -59,50 +56,34 @@ func singleConfig(t *testing.T, consensus bool, tpb time.Duration) config.Config
 // runningNode is a node run in-process by a test.
 type runningNode struct {
 	t       *testing.T
-	svc     *services
+	n       *Node
 	url     string
 	logs    *observer.ObservedLogs
-	cancel  context.CancelFunc
-	done    chan error
 	base    int // goroutines before the start
 	client  *http.Client
 	stopped atomic.Bool
 }
 
-// startNode runs cfg as `n3d node` does, until the test stops it (or ends).
-func startNode(t *testing.T, cfg config.Config) *runningNode {
+// startNode builds and starts a node on cfg, stopped when the test ends
+// unless the test stops it.
+func startNode(t *testing.T, cfg config.Config, opts ...Option) *runningNode {
 	t.Helper()
 	core, logs := observer.New(zapcore.InfoLevel)
 	log := zap.New(core)
 	if testing.Verbose() {
 		log = zap.New(zapcore.NewTee(core, zaptest.NewLogger(t).Core()))
 	}
-	lvl := zap.NewAtomicLevelAt(zapcore.InfoLevel)
-	// os/signal starts its one watcher goroutine for good on the first
-	// Notify (run's SIGHUP): start it before counting.
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, syscall.SIGHUP)
-	signal.Stop(sig)
-	started := make(chan *services, 1)
-	r := &runningNode{t: t, logs: logs, done: make(chan error, 1), base: runtime.NumGoroutine(),
+	r := &runningNode{t: t, logs: logs, base: runtime.NumGoroutine(),
 		client: &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 30 * time.Second}}
-	n := &node{cfg: cfg, src: "test", log: log, level: &lvl,
-		reload:  func() (config.Config, error) { return cfg, nil },
-		started: func(s *services) { started <- s }}
-	ctx, cancel := context.WithCancel(context.Background())
-	r.cancel = cancel
-	go func() { r.done <- n.run(ctx) }()
-	select {
-	case r.svc = <-started:
-	case err := <-r.done:
-		cancel()
+	n, err := New(cfg, append([]Option{WithLogger(log)}, opts...)...)
+	require.NoError(t, err)
+	if err := n.Start(context.Background()); err != nil {
+		require.NoError(t, n.Stop())
 		t.Fatalf("node did not start: %v", err)
-	case <-time.After(30 * time.Second):
-		cancel()
-		t.Fatal("node did not start in time")
 	}
-	if r.svc.rpc != nil {
-		r.url = "http://" + r.svc.rpc.Addrs()[0].String()
+	r.n = n
+	if addrs := n.RPCAddrs(); len(addrs) != 0 {
+		r.url = "http://" + addrs[0].String()
 	}
 	t.Cleanup(func() {
 		if !r.stopped.Load() {
@@ -112,25 +93,19 @@ func startNode(t *testing.T, cfg config.Config) *runningNode {
 	return r
 }
 
-// stop shuts the node down as a signal does and checks that Run returns
-// nil and every goroutine started since the node's start has ended.
+// stop stops the node and checks that Stop returns nil and every
+// goroutine started since the node's start has ended.
 func (r *runningNode) stop() {
 	r.t.Helper()
 	r.shutdown()
 	r.checkGoroutines()
 }
 
-// shutdown stops the node and checks that Run returned nil.
+// shutdown stops the node and checks that Stop returned nil.
 func (r *runningNode) shutdown() {
 	r.t.Helper()
 	r.stopped.Store(true)
-	r.cancel()
-	select {
-	case err := <-r.done:
-		require.NoError(r.t, err)
-	case <-time.After(30 * time.Second):
-		r.t.Fatal("node did not stop in time")
-	}
+	require.NoError(r.t, r.n.Stop())
 }
 
 // checkGoroutines waits for the goroutine count to fall back to what it
@@ -143,6 +118,14 @@ func (r *runningNode) checkGoroutines() {
 		r.t.Fatalf("%d goroutines left (%d before the start):\n%s", runtime.NumGoroutine(), r.base,
 			buf[:runtime.Stack(buf, true)])
 	}
+}
+
+// repoConfig is the path of a file of the repository's config directory.
+func repoConfig(t *testing.T, name string) string {
+	t.Helper()
+	p, err := filepath.Abs(filepath.Join("..", "..", "config", name))
+	require.NoError(t, err)
+	return p
 }
 
 func assertEventually(cond func() bool, d time.Duration) bool {
@@ -214,7 +197,7 @@ func validatorKey(t *testing.T, cfg config.Config) *keys.PrivateKey {
 	t.Helper()
 	cons := cfg.ApplicationConfiguration.Consensus
 	cons.Enabled = true
-	ks, err := consensusKeys(cons)
+	ks, err := ConsensusKeys(cons)
 	require.NoError(t, err)
 	require.Len(t, ks, 1)
 	return ks[0]
@@ -223,7 +206,7 @@ func validatorKey(t *testing.T, cfg config.Config) *keys.PrivateKey {
 // gasTransfer is a transfer of amount GAS (datoshi) from the validators'
 // BFT account, which received the genesis GAS, signed with key, valid for
 // the next 100 blocks.
-func gasTransfer(t *testing.T, svc *services, key *keys.PrivateKey, nonce uint32, to util.Uint160, amount int64) *transaction.Transaction {
+func gasTransfer(t *testing.T, svc *Node, key *keys.PrivateKey, nonce uint32, to util.Uint160, amount int64) *transaction.Transaction {
 	t.Helper()
 	verif, err := scripts.MultiSigContract(1, keys.PublicKeys{key.PublicKey()})
 	require.NoError(t, err)
@@ -255,21 +238,23 @@ func TestNodeServesRPC(t *testing.T) {
 	cfg.ApplicationConfiguration.Prometheus = config.BasicService{Enabled: true, Addresses: []string{"127.0.0.1:0"}}
 	cfg.ApplicationConfiguration.Pprof.BasicService = config.BasicService{Enabled: true, Addresses: []string{"127.0.0.1:0"}}
 	r := startNode(t, cfg)
-	require.Nil(t, r.svc.cons)
+	require.Nil(t, r.n.cons)
 	require.JSONEq(t, "1", string(r.result("getblockcount")))
-	require.Len(t, r.svc.monitor, 2)
-	metrics := r.get("http://" + r.svc.monitor[0].String() + "/metrics")
+	require.Len(t, r.n.monitor, 2)
+	metrics := r.get("http://" + r.n.monitor[0].String() + "/metrics")
 	require.Contains(t, metrics, `n3d_rpc_request_duration_seconds_count{method="getblockcount"} `)
 	require.Contains(t, metrics, "n3d_mempool_transactions 0")
-	require.Contains(t, r.get("http://"+r.svc.monitor[1].String()+"/debug/pprof/"), "goroutine")
+	require.Contains(t, r.get("http://"+r.n.monitor[1].String()+"/debug/pprof/"), "goroutine")
 
 	var v result.Version
 	require.NoError(t, json.Unmarshal(r.result("getversion"), &v))
 	require.Equal(t, uint32(cfg.ProtocolConfiguration.Magic), v.Protocol.Network)
-	p2p := r.svc.p2p.Load()
+	p2p := r.n.p2p.Load()
 	require.Equal(t, p2p.Nonce(), v.Nonce)
 	require.Equal(t, "/n3d:", v.UserAgent[:5])
 	require.JSONEq(t, "0", string(r.result("getconnectioncount")))
+	require.Empty(t, r.n.Peers())
+	require.Zero(t, r.n.PeerCount())
 	require.JSONEq(t, `{"unconnected":[],"connected":[],"bad":[]}`, string(r.result("getpeers")))
 
 	r.stop()
@@ -285,23 +270,23 @@ func TestNodePoolsSubmittedTransaction(t *testing.T) {
 	key := validatorKey(t, cfg)
 	r := startNode(t, cfg)
 	to := util.Uint160{1, 2, 3}
-	tx := gasTransfer(t, r.svc, key, 1, to, 5_0000_0000)
+	tx := gasTransfer(t, r.n, key, 1, to, 5_0000_0000)
 
 	res := r.result("sendrawtransaction", txBase64(t, tx))
 	require.JSONEq(t, fmt.Sprintf(`{"hash":%q}`, tx.Hash().String()), string(res))
-	require.True(t, r.svc.pool.Contains(tx.Hash()))
+	require.True(t, r.n.pool.Contains(tx.Hash()))
 	require.JSONEq(t, fmt.Sprintf(`[%q]`, tx.Hash().String()), string(r.result("getrawmempool")))
 
 	_, e := r.call("sendrawtransaction", txBase64(t, tx))
 	require.NotNil(t, e)
 	require.EqualValues(t, -503, e.Code, e.Error())
 
-	bad := gasTransfer(t, r.svc, key, 2, to, 1)
+	bad := gasTransfer(t, r.n, key, 2, to, 1)
 	bad.Witnesses[0].InvocationScript[10] ^= 0xff
 	_, e = r.call("sendrawtransaction", txBase64(t, bad))
 	require.NotNil(t, e)
 	require.EqualValues(t, result.InvalidSignatureCode, e.Code, e.Error())
-	require.Equal(t, 1, r.svc.pool.Count())
+	require.Equal(t, 1, r.n.pool.Count())
 }
 
 // TestSingleValidatorNodeProducesBlocks: with consensus on, the single
@@ -312,11 +297,11 @@ func TestSingleValidatorNodeProducesBlocks(t *testing.T) {
 	cfg := singleConfig(t, true, 100*time.Millisecond)
 	key := validatorKey(t, cfg)
 	r := startNode(t, cfg)
-	require.NotNil(t, r.svc.cons)
-	c := r.svc.chain
+	require.NotNil(t, r.n.cons)
+	c := r.n.chain
 	require.Eventually(t, func() bool { return c.BlockHeight() >= 3 }, 20*time.Second, 10*time.Millisecond)
 
-	tx := gasTransfer(t, r.svc, key, 7, util.Uint160{9}, 1_0000_0000)
+	tx := gasTransfer(t, r.n, key, 7, util.Uint160{9}, 1_0000_0000)
 	r.result("sendrawtransaction", txBase64(t, tx))
 	var height uint32
 	require.Eventually(t, func() bool {
@@ -327,7 +312,7 @@ func TestSingleValidatorNodeProducesBlocks(t *testing.T) {
 	b, err := c.GetBlockByIndex(height)
 	require.NoError(t, err)
 	require.Equal(t, tx.Hash(), b.Transactions[0].Hash())
-	require.Eventually(t, func() bool { return r.svc.pool.Count() == 0 }, 5*time.Second, 10*time.Millisecond,
+	require.Eventually(t, func() bool { return r.n.pool.Count() == 0 }, 5*time.Second, 10*time.Millisecond,
 		"the pool did not drop the included transaction")
 	var log struct {
 		Executions []struct {
@@ -359,11 +344,11 @@ func TestSingleValidatorWaitsForTransactions(t *testing.T) {
 	cfg.ProtocolConfiguration.MaxTimePerBlock = 2 * time.Second
 	key := validatorKey(t, cfg)
 	r := startNode(t, cfg)
-	c := r.svc.chain
+	c := r.n.chain
 	// Right after a block: an idle validator would now wait 2 s.
 	require.Eventually(t, func() bool { return c.BlockHeight() >= 1 }, 20*time.Second, 5*time.Millisecond)
 	sent := time.Now()
-	tx := gasTransfer(t, r.svc, key, 11, util.Uint160{7}, 1)
+	tx := gasTransfer(t, r.n, key, 11, util.Uint160{7}, 1)
 	r.result("sendrawtransaction", txBase64(t, tx))
 	require.Eventually(t, func() bool {
 		_, _, err := c.GetTransaction(tx.Hash())
@@ -394,7 +379,7 @@ func freeAddr(t *testing.T) string {
 // bftTransfer is a transfer of amount GAS from the validators' BFT account
 // (m of the keys), signed by the first m validators in the contract's key
 // order.
-func bftTransfer(t *testing.T, svc *services, ks []*keys.PrivateKey, nonce uint32, to util.Uint160, amount int64) *transaction.Transaction {
+func bftTransfer(t *testing.T, svc *Node, ks []*keys.PrivateKey, nonce uint32, to util.Uint160, amount int64) *transaction.Transaction {
 	t.Helper()
 	pubs := make(keys.PublicKeys, len(ks))
 	for i, k := range ks {
@@ -466,7 +451,7 @@ func TestFourValidatorsOverP2P(t *testing.T) {
 	heightAll := func(h uint32) func() bool {
 		return func() bool {
 			for _, n := range nodes {
-				if n.svc.chain.BlockHeight() < h {
+				if n.n.chain.BlockHeight() < h {
 					return false
 				}
 			}
@@ -475,19 +460,19 @@ func TestFourValidatorsOverP2P(t *testing.T) {
 	}
 	require.Eventually(t, heightAll(3), 30*time.Second, 10*time.Millisecond)
 
-	tx := bftTransfer(t, nodes[0].svc, ks, 1, util.Uint160{4}, 1_0000_0000)
+	tx := bftTransfer(t, nodes[0].n, ks, 1, util.Uint160{4}, 1_0000_0000)
 	nodes[0].result("sendrawtransaction", txBase64(t, tx))
 	var in uint32
 	require.Eventually(t, func() bool {
-		_, h, err := nodes[0].svc.chain.GetTransaction(tx.Hash())
+		_, h, err := nodes[0].n.chain.GetTransaction(tx.Hash())
 		in = h
 		return err == nil
 	}, 30*time.Second, 10*time.Millisecond, "the transaction was not included")
 	require.Eventually(t, heightAll(in), 30*time.Second, 10*time.Millisecond)
 	for _, n := range nodes[1:] {
 		for i := uint32(1); i <= in; i++ {
-			want, _ := nodes[0].svc.chain.GetHeaderHash(i)
-			got, ok := n.svc.chain.GetHeaderHash(i)
+			want, _ := nodes[0].n.chain.GetHeaderHash(i)
+			got, ok := n.n.chain.GetHeaderHash(i)
 			require.True(t, ok)
 			require.Equal(t, want, got, "block %d", i)
 		}

@@ -1,0 +1,58 @@
+package node
+
+import (
+	"fmt"
+
+	"go.uber.org/zap"
+
+	"github.com/n3d-io/n3d/pkg/config"
+	"github.com/n3d-io/n3d/pkg/core/chain"
+	"github.com/n3d-io/n3d/pkg/storage"
+)
+
+// OpenChain opens the database cfg names and the chain in it, with the
+// network's native contracts. onChanges, when set, receives each stored
+// block's storage changes. The db commands of cmd/n3d use it; a node opens
+// its chain in New.
+func OpenChain(cfg config.Config, log *zap.Logger, onChanges func(uint32, []chain.StorageChange)) (*chain.Chain, error) {
+	return openChain(cfg, log, nil, onChanges)
+}
+
+// openChain opens the chain on st, or on the configured database when st
+// is nil.
+func openChain(cfg config.Config, log *zap.Logger, st storage.Store, onChanges func(uint32, []chain.StorageChange)) (*chain.Chain, error) {
+	natives, err := chain.NewNativeSet(&cfg.ProtocolConfiguration)
+	if err != nil {
+		return nil, err
+	}
+	if st == nil {
+		if st, err = openStore(cfg.ApplicationConfiguration.DBConfiguration); err != nil {
+			return nil, err
+		}
+	}
+	c, err := chain.Open(chain.Config{
+		Protocol:         cfg.ProtocolConfiguration,
+		Ledger:           cfg.ApplicationConfiguration.Ledger,
+		Store:            st,
+		Log:              log,
+		Natives:          natives,
+		OnStorageChanges: onChanges,
+	})
+	if err != nil {
+		return nil, err // Open closed the store
+	}
+	return c, nil
+}
+
+// openStore opens the database of the DBConfiguration section.
+func openStore(db config.DBConfiguration) (storage.Store, error) {
+	st, err := storage.New(storage.DBConfiguration{
+		Type:           db.Type,
+		LevelDBOptions: storage.LevelDBOptions{DataDirectoryPath: db.LevelDBOptions.DataDirectoryPath, ReadOnly: db.LevelDBOptions.ReadOnly},
+		BoltDBOptions:  storage.BoltDBOptions{FilePath: db.BoltDBOptions.FilePath, ReadOnly: db.BoltDBOptions.ReadOnly},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("database: %w", err)
+	}
+	return st, nil
+}

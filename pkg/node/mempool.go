@@ -1,0 +1,71 @@
+package node
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/n3d-io/n3d/pkg/core/chain"
+	"github.com/n3d-io/n3d/pkg/core/mempool"
+	"github.com/n3d-io/n3d/pkg/core/transaction"
+	"github.com/n3d-io/n3d/pkg/core/txpipe"
+	"github.com/n3d-io/n3d/pkg/network"
+	"github.com/n3d-io/n3d/pkg/util"
+)
+
+// chainVerifier is the chain as the pipeline's workers use it: the
+// lock-free verification, so they run in parallel with each other and with
+// block processing.
+type chainVerifier struct{ c *chain.Chain }
+
+func (v chainVerifier) BlockHeight() uint32 { return v.c.BlockHeight() }
+
+func (v chainVerifier) VerifyTx(tx *transaction.Transaction) error { return v.c.VerifyTxConcurrent(tx) }
+
+// mempoolConfig is the pool's Config from the node's configuration.
+func (n *Node) mempoolConfig() mempool.Config {
+	return mempool.Config{
+		Capacity:   n.cfg.ProtocolConfiguration.MemPoolSize,
+		Ledger:     n.chain,
+		Registerer: n.reg,
+	}
+}
+
+// pipelineConfig is the ingress pipeline's Config. Pooled transactions
+// are announced to peers through n.p2p once it is set.
+func (n *Node) pipelineConfig(pool *mempool.Pool) txpipe.Config {
+	a := n.cfg.ApplicationConfiguration
+	return txpipe.Config{
+		Verifier: chainVerifier{n.chain},
+		Pool:     pool,
+		Relay: func(hashes []util.Uint256) {
+			if srv := n.p2p.Load(); srv != nil {
+				srv.AnnounceTxs(hashes)
+			}
+		},
+		// Announcements are batched as neo-go's P2P.BroadcastTxsBatchDelay
+		// says (the pipeline announces through AnnounceTxs, unbatched).
+		RelayDelay: network.TxBatchDelay(a.P2P.BroadcastTxsBatchDelay, n.cfg.ProtocolConfiguration.TimePerBlock),
+		// Without Relay the node announces only what it was given first
+		// hand (RPC), not what peers sent it.
+		RelayLocalOnly: !a.Relay,
+	}
+}
+
+// startMempool starts the memory pool's ingress pipeline and the follower
+// that brings the pool up to every block the chain adds.
+func (n *Node) startMempool(ctx context.Context) (stop func() error, err error) {
+	pool, err := mempool.New(n.mempoolConfig())
+	if err != nil {
+		return nil, fmt.Errorf("mempool: %w", err)
+	}
+	pipe, err := txpipe.New(n.pipelineConfig(pool))
+	if err != nil {
+		return nil, fmt.Errorf("mempool: %w", err)
+	}
+	n.pool, n.pipe = pool, pipe
+	log := n.log.Named("mempool")
+	g := newGroup(ctx, log)
+	g.goRun(pipe.Run)
+	g.goRun(mempool.NewFollower(n.chain, pool, log).Run)
+	return g.stop, nil
+}

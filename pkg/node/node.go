@@ -1,0 +1,304 @@
+package node
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"sync"
+	"sync/atomic"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"go.uber.org/zap"
+
+	"github.com/n3d-io/n3d/pkg/config"
+	"github.com/n3d-io/n3d/pkg/consensus"
+	"github.com/n3d-io/n3d/pkg/core/chain"
+	"github.com/n3d-io/n3d/pkg/core/mempool"
+	"github.com/n3d-io/n3d/pkg/core/transaction"
+	"github.com/n3d-io/n3d/pkg/core/txpipe"
+	"github.com/n3d-io/n3d/pkg/crypto/keys"
+	"github.com/n3d-io/n3d/pkg/network"
+	"github.com/n3d-io/n3d/pkg/rpc/server"
+	"github.com/n3d-io/n3d/pkg/storage"
+)
+
+// Errors of the node's life cycle.
+var (
+	// ErrStarted is returned by Start on a node already started (or
+	// stopped: a node runs once).
+	ErrStarted = errors.New("node: already started")
+	// ErrStopped is returned by Start after Stop.
+	ErrStopped = errors.New("node: stopped")
+)
+
+// Node is a whole node: the chain and the services around it. Build it
+// with New, run it with Run or Start and Stop. The accessors are safe for
+// concurrent use; those of services return nil until Start has started
+// them (and for services the configuration disables).
+type Node struct {
+	cfg      config.Config
+	log      *zap.Logger
+	reg      prometheus.Registerer
+	gatherer prometheus.Gatherer
+	consKeys []*keys.PrivateKey
+
+	chain   *chain.Chain
+	natives *chain.NativeSet
+
+	// Set by Start, before it returns; read-only afterwards.
+	pool    *mempool.Pool
+	pipe    *txpipe.Pipeline
+	p2p     atomic.Pointer[network.Server] // set once the server runs
+	rpc     *server.Server
+	cons    *consensus.Service
+	monitor []net.Addr // Prometheus and pprof listeners
+
+	mu      sync.Mutex
+	started bool
+	stopped bool
+	stopErr error
+	cancel  context.CancelFunc
+	st      stages
+}
+
+// options are what Option functions set.
+type options struct {
+	log       *zap.Logger
+	store     storage.Store
+	reg       prometheus.Registerer
+	gatherer  prometheus.Gatherer
+	keys      []*keys.PrivateKey
+	keysSet   bool
+	onChanges func(uint32, []chain.StorageChange)
+}
+
+// Option changes how New builds a node.
+type Option func(*options)
+
+// WithLogger sets the node's logger (default: no log). Each service logs
+// through a named child of it.
+func WithLogger(log *zap.Logger) Option { return func(o *options) { o.log = log } }
+
+// WithStore makes the chain use st instead of the database the
+// configuration names (DBConfiguration is then ignored). The node closes
+// st with the chain.
+func WithStore(st storage.Store) Option { return func(o *options) { o.store = st } }
+
+// WithMetrics sets where the services register their Prometheus metrics
+// and what the Prometheus listener serves (default: the client library's
+// default registry, as the n3d binary exports it).
+func WithMetrics(reg prometheus.Registerer, g prometheus.Gatherer) Option {
+	return func(o *options) { o.reg, o.gatherer = reg, g }
+}
+
+// WithConsensusKeys gives the consensus service its unlocked keys instead
+// of reading the configuration's UnlockWallet (used when Consensus is
+// enabled).
+func WithConsensusKeys(ks ...*keys.PrivateKey) Option {
+	return func(o *options) { o.keys, o.keysSet = ks, true }
+}
+
+// WithStorageChanges receives the storage changes of every block the
+// chain stores (see chain.Config.OnStorageChanges).
+func WithStorageChanges(f func(index uint32, changes []chain.StorageChange)) Option {
+	return func(o *options) { o.onChanges = f }
+}
+
+// New builds a node from cfg: it decrypts the consensus keys (when
+// consensus is enabled) and opens the chain, so a wrong wallet, password
+// or database fails here. Services start with Start or Run. The caller
+// must call Stop (Run does) to close the chain.
+func New(cfg config.Config, opts ...Option) (*Node, error) {
+	o := options{log: zap.NewNop(), reg: prometheus.DefaultRegisterer, gatherer: prometheus.DefaultGatherer}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	n := &Node{cfg: cfg, log: o.log, reg: o.reg, gatherer: o.gatherer, consKeys: o.keys}
+	n.st.log = n.log
+	if cfg.ApplicationConfiguration.Consensus.Enabled && !o.keysSet {
+		ks, err := ConsensusKeys(cfg.ApplicationConfiguration.Consensus)
+		if err != nil {
+			return nil, err
+		}
+		n.consKeys = ks
+	}
+	c, err := openChain(cfg, n.log, o.store, o.onChanges)
+	if err != nil {
+		return nil, fmt.Errorf("chain: %w", err)
+	}
+	n.chain, n.natives = c, c.Natives()
+	n.log.Info("chain opened",
+		zap.Uint32("height", c.BlockHeight()),
+		zap.Stringer("hash", c.CurrentBlockHash()),
+		zap.Stringer("stateRoot", c.CurrentStateRoot()))
+	return n, nil
+}
+
+// Start starts the services in dependency order: monitoring, the mempool
+// and its ingress pipeline, P2P, RPC and consensus (those the
+// configuration enables). It returns once every listener is bound. On an
+// error the services already started are stopped again; Stop must still
+// be called to close the chain. ctx carries values only: the services run
+// until Stop.
+func (n *Node) Start(ctx context.Context) error {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	switch {
+	case n.stopped:
+		return ErrStopped
+	case n.started:
+		return ErrStarted
+	}
+	n.started = true
+	ctx, n.cancel = context.WithCancel(context.WithoutCancel(ctx))
+	if err := n.startServices(ctx); err != nil {
+		n.cancel()
+		return errors.Join(err, n.st.stopAll())
+	}
+	return nil
+}
+
+// Stop stops the services in the reverse order of their start, each
+// waiting until its goroutines have returned, then closes the chain.
+// It may be called more than once (later calls return the first result)
+// and without Start.
+func (n *Node) Stop() error {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.stopped {
+		return n.stopErr
+	}
+	n.stopped = true
+	if n.cancel != nil {
+		n.cancel()
+	}
+	err := n.st.stopAll()
+	if cerr := n.chain.Close(); cerr != nil {
+		err = errors.Join(err, fmt.Errorf("closing the chain: %w", cerr))
+	}
+	n.log.Info("chain closed")
+	n.stopErr = err
+	return err
+}
+
+// Run starts the node, waits until ctx ends and stops it. It returns nil
+// on a clean shutdown.
+func (n *Node) Run(ctx context.Context) error {
+	if err := n.Start(ctx); err != nil {
+		return errors.Join(err, n.Stop())
+	}
+	<-ctx.Done()
+	return n.Stop()
+}
+
+// Config is the configuration the node was built with.
+func (n *Node) Config() config.Config { return n.cfg }
+
+// Chain is the node's chain (open from New until Stop).
+func (n *Node) Chain() *chain.Chain { return n.chain }
+
+// Natives is the chain's native contract set.
+func (n *Node) Natives() *chain.NativeSet { return n.natives }
+
+// Pool is the memory pool.
+func (n *Node) Pool() *mempool.Pool { return n.pool }
+
+// Pipeline is the transaction ingress pipeline in front of the pool.
+func (n *Node) Pipeline() *txpipe.Pipeline { return n.pipe }
+
+// SubmitTx hands tx to the ingress pipeline as RPC's sendrawtransaction
+// does and waits for its verdict (nil: pooled).
+func (n *Node) SubmitTx(ctx context.Context, tx *transaction.Transaction) error {
+	if n.pipe == nil {
+		return fmt.Errorf("node: %w", errNotStarted)
+	}
+	return n.pipe.SubmitWait(ctx, tx)
+}
+
+var errNotStarted = errors.New("not started")
+
+// P2P is the P2P server, nil until it runs.
+func (n *Node) P2P() *network.Server { return n.p2p.Load() }
+
+// P2PAddrs are the addresses the P2P server listens on.
+func (n *Node) P2PAddrs() []net.Addr {
+	if p := n.p2p.Load(); p != nil {
+		return p.Addrs()
+	}
+	return nil
+}
+
+// PeerCount is the number of connected peers.
+func (n *Node) PeerCount() int {
+	if p := n.p2p.Load(); p != nil {
+		c, _ := p.PeerCount()
+		return c
+	}
+	return 0
+}
+
+// Peers are the connected peers (with a handshake).
+func (n *Node) Peers() []network.PeerInfo {
+	if p := n.p2p.Load(); p != nil {
+		return p.ConnectedPeers()
+	}
+	return nil
+}
+
+// RPC is the JSON-RPC server (nil when disabled).
+func (n *Node) RPC() *server.Server { return n.rpc }
+
+// RPCAddrs are the addresses the JSON-RPC server listens on.
+func (n *Node) RPCAddrs() []net.Addr {
+	if n.rpc == nil {
+		return nil
+	}
+	return n.rpc.Addrs()
+}
+
+// Consensus is the dBFT service (nil when disabled).
+func (n *Node) Consensus() *consensus.Service { return n.cons }
+
+// MonitoringAddrs are the Prometheus and pprof listeners' addresses.
+func (n *Node) MonitoringAddrs() []net.Addr { return n.monitor }
+
+// startServices starts, in dependency order, the monitoring listeners,
+// the mempool and its ingress pipeline, the P2P server, the RPC server and
+// the consensus service, and records each in n.st (stopped in reverse
+// order: consensus, RPC, P2P, pipeline, monitoring; Stop closes the chain
+// last).
+func (n *Node) startServices(ctx context.Context) error {
+	stopMon, monAddrs, err := n.startMonitoring(ctx)
+	if err != nil {
+		return err
+	}
+	n.st.add("monitor", stopMon)
+	n.monitor = monAddrs
+	stopPool, err := n.startMempool(ctx)
+	if err != nil {
+		return err
+	}
+	n.st.add("mempool", stopPool)
+	if n.cfg.ApplicationConfiguration.Consensus.Enabled {
+		// Built before the P2P server (which hands it payloads), run after
+		// it and the RPC server.
+		if n.cons, err = n.newConsensus(); err != nil {
+			return err
+		}
+	}
+	stopNet, err := n.startNetwork(ctx)
+	if err != nil {
+		return err
+	}
+	n.st.add("p2p", stopNet)
+	stopRPC, err := n.startRPC(ctx)
+	if err != nil {
+		return err
+	}
+	n.st.add("rpc", stopRPC)
+	if n.cons != nil {
+		n.st.add("consensus", n.startConsensus(ctx))
+	}
+	return nil
+}
