@@ -95,10 +95,11 @@ func (s *Service) addVoteLocked(pub *keys.PublicKey, v *Vote) ([]*payload.Extens
 // onBlocks signs the roots of the blocks added since the last call (those
 // whose votes are still valid) and forgets roots whose votes expired.
 func (s *Service) onBlocks() {
+	h := s.cfg.Ledger.BlockHeight()
+	s.storeEarlyRoots(h)
 	if len(s.cfg.Keys) == 0 {
 		return
 	}
-	h := s.cfg.Ledger.BlockHeight()
 	var out []*payload.Extensible
 	s.mu.Lock()
 	from := h // on start: the current block only

@@ -86,9 +86,10 @@ type Service struct {
 
 	mu struct {
 		sync.Mutex
-		roots map[uint32]*pendingRoot // signing state per block index
-		last  uint32                  // the last block signed (or skipped)
-		begun bool                    // last is meaningful
+		roots map[uint32]*pendingRoot     // signing state per block index
+		early map[uint32]*chain.StateRoot // verified roots of a block not here yet
+		last  uint32                      // the last block signed (or skipped)
+		begun bool                        // last is meaningful
 	}
 }
 
@@ -111,6 +112,7 @@ func New(cfg Config) (*Service, error) {
 	}
 	s := &Service{cfg: cfg, log: cfg.Logger, notify: make(chan struct{}, 1)}
 	s.mu.roots = make(map[uint32]*pendingRoot)
+	s.mu.early = make(map[uint32]*chain.StateRoot)
 	return s, nil
 }
 
@@ -156,7 +158,9 @@ func (s *Service) OnPayload(e *payload.Extensible) error {
 		return fmt.Errorf("%w: category %q", ErrInvalidPayload, e.Category)
 	}
 	h := s.cfg.Ledger.BlockHeight()
-	if h < e.ValidBlockStart || h >= e.ValidBlockEnd {
+	// A root can arrive just before its block: it is checked and kept.
+	early := e.ValidBlockStart == h+1
+	if (h < e.ValidBlockStart && !early) || h >= e.ValidBlockEnd {
 		return fmt.Errorf("%w: [%d, %d) at %d", ErrNotValidNow, e.ValidBlockStart, e.ValidBlockEnd, h)
 	}
 	svs, err := s.cfg.Ledger.StateValidators(h)
@@ -171,10 +175,52 @@ func (s *Service) OnPayload(e *payload.Extensible) error {
 	if err != nil {
 		return err
 	}
-	if m.Type == VoteT {
+	switch {
+	case early && (m.Type != RootT || m.Root.Index != h+1):
+		return fmt.Errorf("%w: valid from %d at %d", ErrNotValidNow, e.ValidBlockStart, h)
+	case early:
+		return s.keepEarlyRoot(m.Root)
+	case m.Type == VoteT:
 		return s.onVote(pub, m.Vote, h)
 	}
 	return s.onRoot(m.Root, h)
+}
+
+// keepEarlyRoot checks a root of the block after the current one (its
+// state validators are known: a designation takes effect a block after the
+// one that makes it) and keeps it until the block arrives (onBlocks). It
+// is not relayed: peers that lack the block would refuse it.
+func (s *Service) keepEarlyRoot(sr *chain.StateRoot) error {
+	svs, err := s.cfg.Ledger.StateValidators(sr.Index)
+	if err != nil {
+		return err
+	}
+	if err := verifyRoot(s.cfg.Magic, sr, svs); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.mu.early[sr.Index] = sr
+	s.mu.Unlock()
+	return fmt.Errorf("%w: state root %d kept until its block arrives", ErrNotValidNow, sr.Index)
+}
+
+// storeEarlyRoots stores the kept roots whose block has arrived and drops
+// the rest that are too old.
+func (s *Service) storeEarlyRoots(height uint32) {
+	var ready []*chain.StateRoot
+	s.mu.Lock()
+	for i, sr := range s.mu.early {
+		if i <= height {
+			ready = append(ready, sr)
+			delete(s.mu.early, i)
+		}
+	}
+	s.mu.Unlock()
+	for _, sr := range ready {
+		if err := s.storeRoot(sr); err != nil {
+			s.log.Warn("cannot store a validated state root", zap.Uint32("index", sr.Index), zap.Error(err))
+		}
+	}
 }
 
 // onRoot verifies and stores a validated root.
@@ -192,7 +238,13 @@ func (s *Service) onRoot(sr *chain.StateRoot, height uint32) error {
 	if err := verifyRoot(s.cfg.Magic, sr, svs); err != nil {
 		return err
 	}
-	err = s.cfg.Ledger.AddValidatedStateRoot(sr)
+	return s.storeRoot(sr)
+}
+
+// storeRoot stores a verified root: a root that is not the local one is
+// logged, not the sender's fault (as the reference).
+func (s *Service) storeRoot(sr *chain.StateRoot) error {
+	err := s.cfg.Ledger.AddValidatedStateRoot(sr)
 	if errors.Is(err, chain.ErrStateRootMismatch) {
 		s.log.Error("state validators signed another state root", zap.Error(err))
 		return nil
