@@ -60,8 +60,8 @@ interop-consensus:
 interop-diffchain:
 	./scripts/neogo-diffchain.sh
 
-# State-root service with neo-go (NEOGO_BIN, ~20 s): n3d observes neo-go's
-# state validator, neo-go observes n3d's.
+# State-root service with neo-go (NEOGO_BIN, ~30 s): n3d observes neo-go's
+# state validator, neo-go observes n3d's, and mixed state validators.
 interop-stateroot:
 	./scripts/neogo-stateroot-interop.sh
 

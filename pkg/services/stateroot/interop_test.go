@@ -65,12 +65,12 @@ func freeAddr(t *testing.T) string {
 	return l.Addr().String()
 }
 
-// protocol is the privnet's ProtocolConfiguration with sv as the one state
-// validator designated at genesis.
-func protocol(sv string) map[string]any {
+// protocol is the privnet's ProtocolConfiguration with sv the state
+// validators designated at genesis.
+func protocol(sv ...string) map[string]any {
 	return map[string]any{
 		"Magic": 4243, "MaxTraceableBlocks": 200000, "TimePerBlock": "1s", "MemPoolSize": 1000,
-		"Genesis":          map[string]any{"TimePerBlock": "1s", "Roles": map[string]any{"StateValidator": []string{sv}}},
+		"Genesis":          map[string]any{"TimePerBlock": "1s", "Roles": map[string]any{"StateValidator": sv}},
 		"StandbyCommittee": []string{validatorKey}, "ValidatorsCount": 1, "VerifyTransactions": true,
 		"P2PSigExtensions": true,
 		"Hardforks": map[string]int{"Aspidochelone": 0, "Basilisk": 0, "Cockatrice": 0, "Domovoi": 0,
@@ -92,7 +92,7 @@ type neogo struct {
 
 // startNeogo runs the validator node; stateRoot turns its StateRoot
 // service on with the validator's wallet.
-func startNeogo(t *testing.T, sv string, stateRoot bool) *neogo {
+func startNeogo(t *testing.T, sv []string, stateRoot bool) *neogo {
 	bin := os.Getenv("NEOGO_BIN")
 	if bin == "" {
 		t.Fatal("NEOGO_BIN is not set: run scripts/neogo-stateroot-interop.sh")
@@ -109,7 +109,7 @@ func startNeogo(t *testing.T, sv string, stateRoot bool) *neogo {
 		"StateRoot": map[string]any{"Enabled": stateRoot, "UnlockWallet": w},
 		"RPC":       map[string]any{"Enabled": true, "Addresses": []string{n.rpc}},
 	}
-	cfg := writeYAML(t, filepath.Join(dir, "neogo.yml"), map[string]any{"ProtocolConfiguration": protocol(sv), "ApplicationConfiguration": app})
+	cfg := writeYAML(t, filepath.Join(dir, "neogo.yml"), map[string]any{"ProtocolConfiguration": protocol(sv...), "ApplicationConfiguration": app})
 	logPath := filepath.Join(dir, "node.log")
 	log, err := os.Create(logPath)
 	require.NoError(t, err)
@@ -199,10 +199,10 @@ type n3dNode struct {
 // startN3d runs a chain, a block queue, a P2P server dialling seed and the
 // state-root service (signing with ks, if any), wired as pkg/node is
 // told to wire them.
-func startN3d(t *testing.T, sv, seed string, ks []*keys.PrivateKey) *n3dNode {
+func startN3d(t *testing.T, sv []string, seed string, ks []*keys.PrivateKey) *n3dNode {
 	dir := t.TempDir()
 	cfg, err := config.LoadFile(writeYAML(t, filepath.Join(dir, "protocol.yml"), map[string]any{
-		"ProtocolConfiguration": protocol(sv), "ApplicationConfiguration": map[string]any{"DBConfiguration": map[string]any{"Type": "inmemory"}}}), "")
+		"ProtocolConfiguration": protocol(sv...), "ApplicationConfiguration": map[string]any{"DBConfiguration": map[string]any{"Type": "inmemory"}}}), "")
 	require.NoError(t, err)
 	p := cfg.ProtocolConfiguration
 	natives, err := chain.NewNativeSet(&p)
@@ -276,8 +276,9 @@ func privateKey(t *testing.T, path, password string) *keys.PrivateKey {
 }
 
 func TestInteropObserveNeogo(t *testing.T) {
-	ng := startNeogo(t, validatorKey, true)
-	n := startN3d(t, validatorKey, ng.p2p, nil)
+	sv := []string{validatorKey}
+	ng := startNeogo(t, sv, true)
+	n := startN3d(t, sv, ng.p2p, nil)
 	var first uint32
 	require.Eventually(t, func() bool {
 		h, err := n.chain.ValidatedStateHeight()
@@ -310,8 +311,9 @@ func TestInteropObserveNeogo(t *testing.T) {
 func TestInteropNeogoObservesUs(t *testing.T) {
 	key := privateKey(t, "pkg/wallet/testdata/neogo_wallet2.json", "two")
 	require.Equal(t, wallet2Key, key.PublicKey().String())
-	ng := startNeogo(t, wallet2Key, false)
-	n := startN3d(t, wallet2Key, ng.p2p, []*keys.PrivateKey{key})
+	sv := []string{wallet2Key}
+	ng := startNeogo(t, sv, false)
+	n := startN3d(t, sv, ng.p2p, []*keys.PrivateKey{key})
 	var first uint32
 	require.Eventually(t, func() bool {
 		var height struct {
@@ -332,4 +334,68 @@ func TestInteropNeogoObservesUs(t *testing.T) {
 		sameRoot(t, ref, ours)
 	}
 	t.Logf("neo-go stored the roots n3d signed, %d..%d", first, first+checkedRoots)
+}
+
+// TestInteropMixedValidators: four state validators, neo-go's and three n3d
+// nodes' (m = 3: no root without n3d votes, and none without neo-go's when
+// one n3d vote is late); every node ends with the same validated roots.
+func TestInteropMixedValidators(t *testing.T) {
+	sv := []string{validatorKey}
+	var ks []*keys.PrivateKey
+	for range 3 {
+		k, err := keys.NewPrivateKey()
+		require.NoError(t, err)
+		ks = append(ks, k)
+		sv = append(sv, k.PublicKey().String())
+	}
+	ng := startNeogo(t, sv, true)
+	var nodes []*n3dNode
+	for _, k := range ks {
+		nodes = append(nodes, startN3d(t, sv, ng.p2p, []*keys.PrivateKey{k}))
+	}
+	var first uint32
+	require.Eventually(t, func() bool {
+		var height struct {
+			Validated uint32 `json:"validatedrootindex"`
+		}
+		require.NoError(t, ng.call(&height, "getstateheight"))
+		if first == 0 {
+			first = height.Validated
+		}
+		if first == 0 || height.Validated < first+checkedRoots {
+			return false
+		}
+		for _, n := range nodes {
+			if h, err := n.chain.ValidatedStateHeight(); err != nil || h < first+checkedRoots {
+				return false
+			}
+		}
+		return true
+	}, interopTimeout, 50*time.Millisecond, "the four state validators validate no roots")
+	k1, err := keys.NewPublicKeyFromString(validatorKey)
+	require.NoError(t, err)
+	withNeogo := 0 // roots whose witness holds neo-go's signature
+	for i := first; i <= first+checkedRoots; i++ {
+		var ref rpcRoot
+		require.NoError(t, ng.call(&ref, "getstateroot", i))
+		require.NotEmpty(t, ref.Witnesses, "root %d", i)
+		local, err := nodes[0].chain.StateRoot(i)
+		require.NoError(t, err)
+		data := stateroot.RootSignData(4243, &chain.StateRoot{Version: local.Version, Index: i, Root: local.Root})
+		inv := ref.Witnesses[0].Invocation
+		require.Len(t, inv, 3*66, "3 signatures of 4")
+		for j := 0; j < len(inv); j += 66 {
+			if k1.VerifyMessage(inv[j+2:j+66], data) {
+				withNeogo++
+			}
+		}
+		for _, n := range nodes {
+			ours, err := n.chain.StateRoot(i)
+			require.NoError(t, err)
+			sameRoot(t, ref, ours)
+		}
+	}
+	require.Positive(t, withNeogo, "neo-go's votes are in no witness")
+	t.Logf("neo-go and three n3d state validators agree on validated roots %d..%d (neo-go's signature in %d)",
+		first, first+checkedRoots, withNeogo)
 }
