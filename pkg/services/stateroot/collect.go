@@ -212,6 +212,8 @@ func (s *Service) trySendRootLocked(p *pendingRoot) []*payload.Extensible {
 	sr := &chain.StateRoot{Version: p.root.Version, Index: p.index, Root: p.root.Root, Witnesses: []transaction.Witness{w}}
 	if err := s.cfg.Ledger.AddValidatedStateRoot(sr); err != nil {
 		s.log.Error("cannot store the validated state root", zap.Uint32("index", p.index), zap.Error(err))
+	} else {
+		s.metrics.validated.Set(float64(p.index))
 	}
 	e, err := newExtensible(s.cfg.Magic, p.key, p.index, p.index+RootValidBlocks, &Message{Type: RootT, Root: sr})
 	if err != nil {
@@ -261,6 +263,11 @@ func (s *Service) resendVotes() {
 
 func (s *Service) broadcast(es []*payload.Extensible) {
 	for _, e := range es {
+		typ := "vote"
+		if len(e.Data) != 0 && MessageType(e.Data[0]) == RootT {
+			typ = "root"
+		}
+		s.metrics.sent.WithLabelValues(typ).Inc()
 		s.cfg.Broadcast(e)
 	}
 }

@@ -18,7 +18,10 @@
 // the payload signed by it; a StateRoot message's witness must verify, and
 // then the root, equal to the local one, is stored with its witness
 // (chain.AddValidatedStateRoot: getstateroot shows the witness,
-// getstateheight the validated index).
+// getstateheight the validated index). A root that arrives just before its
+// block is checked, kept and stored when the block comes (NotifyBlock), but
+// not relayed. A root that is not the local one is logged, as the
+// reference does.
 //
 // A node holding the key of a designated state validator also signs: on
 // each new block (NotifyBlock) it signs the block's local root and
@@ -31,5 +34,7 @@
 //
 // One goroutine (Run) owns signing and the resend timer; OnPayload may be
 // called from any goroutine. Cross-service calls are Config fields; the
-// node wires them (see Config).
+// node wires them (see Config). Metrics (Config.Registerer):
+// n3d_stateroot_payloads_received_total{outcome},
+// n3d_stateroot_messages_sent_total{type}, n3d_stateroot_validated_height.
 package stateroot

@@ -11,6 +11,7 @@ import (
 	"github.com/n3d-io/n3d/pkg/core/chain"
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
 	"github.com/n3d-io/n3d/pkg/network/payload"
+	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/zap"
 )
 
@@ -74,6 +75,8 @@ type Config struct {
 	TimePerBlock func() time.Duration
 	// Clock is the resend timer's time source (optional: the wall clock).
 	Clock Clock
+	// Registerer receives the service's metrics (optional: none).
+	Registerer prometheus.Registerer
 }
 
 // Service checks and stores validated state roots and, for a state
@@ -81,6 +84,7 @@ type Config struct {
 type Service struct {
 	cfg     Config
 	log     *zap.Logger
+	metrics *metrics
 	notify  chan struct{}
 	started atomic.Bool
 
@@ -110,7 +114,11 @@ func New(cfg Config) (*Service, error) {
 	if cfg.Clock == nil {
 		cfg.Clock = realClock{}
 	}
-	s := &Service{cfg: cfg, log: cfg.Logger, notify: make(chan struct{}, 1)}
+	m, err := newMetrics(cfg.Registerer)
+	if err != nil {
+		return nil, err
+	}
+	s := &Service{cfg: cfg, log: cfg.Logger, metrics: m, notify: make(chan struct{}, 1)}
 	s.mu.roots = make(map[uint32]*pendingRoot)
 	s.mu.early = make(map[uint32]*chain.StateRoot)
 	return s, nil
@@ -154,6 +162,12 @@ func (s *Service) Run(ctx context.Context) error {
 // ErrInvalidMessage mean the sender misbehaved; ErrNotValidNow that it is
 // not for this height.
 func (s *Service) OnPayload(e *payload.Extensible) error {
+	err := s.onPayload(e)
+	s.metrics.received.WithLabelValues(outcome(err)).Inc()
+	return err
+}
+
+func (s *Service) onPayload(e *payload.Extensible) error {
 	if e.Category != Category {
 		return fmt.Errorf("%w: category %q", ErrInvalidPayload, e.Category)
 	}
@@ -252,6 +266,7 @@ func (s *Service) storeRoot(sr *chain.StateRoot) error {
 	if err != nil {
 		return fmt.Errorf("stateroot: %w", err)
 	}
+	s.metrics.validated.Set(float64(sr.Index))
 	s.mu.Lock()
 	if p := s.mu.roots[sr.Index]; p != nil {
 		p.sent = true
