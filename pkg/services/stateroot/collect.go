@@ -97,7 +97,7 @@ func (s *Service) addVoteLocked(pub *keys.PublicKey, v *Vote) ([]*payload.Extens
 func (s *Service) onBlocks() {
 	h := s.cfg.Ledger.BlockHeight()
 	s.storeEarlyRoots(h)
-	if len(s.cfg.Keys) == 0 {
+	if len(s.cfg.Keys) == 0 || !s.isSynced() {
 		return
 	}
 	var out []*payload.Extensible
@@ -270,4 +270,16 @@ func (s *Service) broadcast(es []*payload.Extensible) {
 		s.metrics.sent.WithLabelValues(typ).Inc()
 		s.cfg.Broadcast(e)
 	}
+}
+
+// isSynced latches Config.Synced.
+func (s *Service) isSynced() bool {
+	if s.synced.Load() {
+		return true
+	}
+	if s.cfg.Synced == nil || s.cfg.Synced() {
+		s.synced.Store(true)
+		return true
+	}
+	return false
 }

@@ -45,7 +45,7 @@
 //	svc, err := stateroot.New(stateroot.Config{
 //		Logger: log.Named("stateroot"), Magic: uint32(proto.Magic),
 //		Ledger: chain.StateRootReader{Chain: c, Natives: natives},
-//		Keys: keys, Broadcast: p2p.RelayExtensible,
+//		Keys: keys, Broadcast: p2p.RelayExtensible, Synced: p2p.IsInSync,
 //		TimePerBlock: blockTime, Registerer: reg})
 //	// P2P: extensible payloads of category stateroot.Category go to
 //	// svc.OnPayload (nil: relay; ErrInvalidPayload/ErrInvalidMessage:

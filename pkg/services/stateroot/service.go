@@ -75,6 +75,13 @@ type Config struct {
 	TimePerBlock func() time.Duration
 	// Clock is the resend timer's time source (optional: the wall clock).
 	Clock Clock
+	// Synced reports whether the node has caught up with the network
+	// (optional: always; network.Server.IsInSync). A state validator signs
+	// nothing until it first returns true, and it is not asked again:
+	// votes for blocks the network left behind would be refused by neo-go
+	// peers, which drop the sender (neo-go starts the service once in
+	// sync).
+	Synced func() bool
 	// Registerer receives the service's metrics (optional: none).
 	Registerer prometheus.Registerer
 }
@@ -87,6 +94,7 @@ type Service struct {
 	metrics *metrics
 	notify  chan struct{}
 	started atomic.Bool
+	synced  atomic.Bool // Synced returned true once
 
 	mu struct {
 		sync.Mutex

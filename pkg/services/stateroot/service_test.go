@@ -170,6 +170,28 @@ func TestOneValidator(t *testing.T) {
 	require.Len(t, w.InvocationScript, 2+SignatureLen)
 }
 
+func TestNotSyncedSignsNothing(t *testing.T) {
+	ks, svs := newKeys(t, 1)
+	l := newFakeLedger(5, svs)
+	synced := false
+	var sent []*payload.Extensible
+	s, err := New(Config{Magic: testMagic, Ledger: l, Keys: ks, Clock: newFakeClock(), Synced: func() bool { return synced },
+		Broadcast: func(e *payload.Extensible) { sent = append(sent, e) }})
+	require.NoError(t, err)
+	s.onBlocks()
+	require.Empty(t, sent)
+	require.Nil(t, l.root(5))
+	synced = true
+	l.setHeight(6)
+	s.onBlocks()
+	require.Len(t, sent, 1)
+	requireValidated(t, l, 6)
+	synced = false // asked no more once in sync
+	l.setHeight(7)
+	s.onBlocks()
+	requireValidated(t, l, 7)
+}
+
 func TestFourValidators(t *testing.T) {
 	ks, svs := newKeys(t, 4)
 	n := newNetwork(t, ks, svs, 9, newFakeClock())
