@@ -8,7 +8,7 @@ FUZZTIME  ?= 1m
 BENCHTIME ?= 1s
 
 .PHONY: all build run test conformance bench-chain test-race test-invariants bench lint fuzz fuzz-vm fuzz-wire clean docker \
-	interop interop-consensus interop-diffchain interop-diffchain-check
+	interop interop-consensus interop-diffchain interop-diffchain-check interop-stateroot
 
 all: build
 
@@ -59,6 +59,11 @@ interop-consensus:
 # state roots, application logs and RPC answers against neo-go's.
 interop-diffchain:
 	./scripts/neogo-diffchain.sh
+
+# State-root service with neo-go (NEOGO_BIN, ~30 s): n3d observes neo-go's
+# state validator, neo-go observes n3d's, and mixed state validators.
+interop-stateroot:
+	./scripts/neogo-stateroot-interop.sh
 
 # The same n3d checks against the committed reference data, without neo-go.
 interop-diffchain-check:

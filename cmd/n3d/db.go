@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -180,12 +181,16 @@ func resetDB(cfg config.Config, log *zap.Logger, height uint32) (err error) {
 func restoreDB(ctx context.Context, cfg config.Config, log *zap.Logger, o RestoreOptions) (err error) {
 	var sd *storageDump
 	var onChanges func(uint32, []chain.StorageChange)
+	var genesis []chain.StorageChange // the genesis batch, when this run creates the chain
+	genesisMade := false
 	if o.DumpDir != "" {
 		sd = &storageDump{dir: o.DumpDir}
 		onChanges = func(index uint32, ch []chain.StorageChange) {
-			if index != 0 { // the genesis is the node's own, as in neo-go
-				sd.add(index, ch)
+			if index == 0 {
+				genesis, genesisMade = ch, true
+				return
 			}
+			sd.add(index, ch)
 		}
 		defer func() { err = errors.Join(err, sd.Close()) }()
 	}
@@ -199,15 +204,42 @@ func restoreDB(ctx context.Context, cfg config.Config, log *zap.Logger, o Restor
 		return fmt.Errorf("db restore: %w", err)
 	}
 	defer func() { err = errors.Join(err, closeIn()) }()
+	// neo-go dumps the genesis batch when the chain is created by this
+	// restore and the dump starts with the genesis block.
+	if genesisMade && firstDumpIndex(in) == 0 {
+		sd.add(0, genesis)
+	}
 	if _, err := chain.Restore(ctx, c, in, chain.RestoreOptions{Count: o.Count, Log: log}); err != nil {
 		return fmt.Errorf("db restore: %w", err)
 	}
 	return nil
 }
 
-func inputFile(path string) (io.Reader, func() error, error) {
+// firstDumpIndex peeks at the index of the first block of an .acc dump
+// (plain: u32 count; incremental: u32 start, u32 count; then u32 size and
+// the block) without consuming input; -1 when it cannot be read (Restore
+// then reports why).
+func firstDumpIndex(in *bufio.Reader) int64 {
+	head, err := in.Peek(12)
+	if err != nil {
+		return -1
+	}
+	blockAt := 8 // plain: count, size
+	if binary.LittleEndian.Uint32(head[8:]) != 0 {
+		// The third u32 of a plain dump is the first block's version (0).
+		blockAt = 12
+	}
+	const indexOffset = 4 + 32 + 32 + 8 + 8 // version, prev hash, merkle root, timestamp, nonce
+	b, err := in.Peek(blockAt + indexOffset + 4)
+	if err != nil {
+		return -1
+	}
+	return int64(binary.LittleEndian.Uint32(b[blockAt+indexOffset:]))
+}
+
+func inputFile(path string) (*bufio.Reader, func() error, error) {
 	if path == "" {
-		return os.Stdin, func() error { return nil }, nil
+		return bufio.NewReaderSize(os.Stdin, 1<<20), func() error { return nil }, nil
 	}
 	f, err := os.Open(path)
 	if err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/binary"
 	"encoding/json"
@@ -100,10 +101,13 @@ func TestRestoreDumpCommands(t *testing.T) {
 	require.NoError(t, restoreDB(context.Background(), cfg, log, RestoreOptions{In: in, Count: 20, DumpDir: dumpDir}))
 	// A second run continues after block 20.
 	require.NoError(t, restoreDB(context.Background(), cfg, log, RestoreOptions{In: in, DumpDir: dumpDir}))
+	// The genesis batch (this restore created the chain and the dump starts
+	// at 0) and every block after it, as neo-go's restore writes them.
 	lines := readLines(t, filepath.Join(dumpDir, "BlockStorage_0", "dump-block-0.dump"))
-	require.Equal(t, 50, len(lines))
+	require.Equal(t, readLines(t, filepath.Join(dir, "storagediff.jsonl")), lines)
+	require.Len(t, lines, 51)
 	for i, l := range lines {
-		require.EqualValues(t, i+1, l.(map[string]any)["block"])
+		require.EqualValues(t, i, l.(map[string]any)["block"])
 	}
 	out := filepath.Join(tmp, "out.acc")
 	require.NoError(t, dumpDB(context.Background(), cfg, log, DumpOptions{Out: out, NonIncremental: true}))
@@ -143,4 +147,44 @@ func TestRestoreDumpCommands(t *testing.T) {
 	got, err = os.ReadFile(out)
 	require.NoError(t, err)
 	require.Equal(t, want, got)
+}
+
+// TestRestoreDumpGenesisBatch: the genesis batch is written only when this
+// restore creates the chain and the dump's first block is the genesis (as
+// in neo-go, whose last batch is nil for a genesis persisted earlier).
+func TestRestoreDumpGenesisBatch(t *testing.T) {
+	firstBlocks := func(t *testing.T, name string, create bool) float64 {
+		dir := conformance.Dir(t, "chains", name)
+		cfg, err := config.LoadFile(filepath.Join(dir, "protocol.yml"), "")
+		require.NoError(t, err)
+		tmp := t.TempDir()
+		cfg.ApplicationConfiguration.DBConfiguration = config.DBConfiguration{Type: config.DBLevelDB,
+			LevelDBOptions: config.LevelDBOptions{DataDirectoryPath: filepath.Join(tmp, "db")}}
+		if !create {
+			c, err := openChain(cfg, zap.NewNop(), nil)
+			require.NoError(t, err)
+			require.NoError(t, c.Close())
+		}
+		dumpDir := filepath.Join(tmp, "diffs")
+		require.NoError(t, restoreDB(context.Background(), cfg, zap.NewNop(),
+			RestoreOptions{In: filepath.Join(dir, name+".acc"), Count: 3, DumpDir: dumpDir}))
+		lines := readLines(t, filepath.Join(dumpDir, "BlockStorage_0", "dump-block-0.dump"))
+		return lines[0].(map[string]any)["block"].(float64)
+	}
+	require.EqualValues(t, 0, firstBlocks(t, "chain50x2", true))
+	require.EqualValues(t, 1, firstBlocks(t, "chain50x2", false), "genesis persisted before this restore")
+	require.EqualValues(t, 1, firstBlocks(t, "testblocks", true), "the dump has no genesis entry")
+}
+
+func TestFirstDumpIndex(t *testing.T) {
+	blk := make([]byte, 4+32+32+8+8+4)
+	binary.LittleEndian.PutUint32(blk[len(blk)-4:], 7)
+	plain := binary.LittleEndian.AppendUint32(nil, 1)
+	plain = binary.LittleEndian.AppendUint32(plain, uint32(len(blk)))
+	plain = append(plain, blk...)
+	require.EqualValues(t, 7, firstDumpIndex(bufio.NewReader(bytes.NewReader(plain))))
+	incr := binary.LittleEndian.AppendUint32(nil, 7)
+	incr = append(incr, plain...)
+	require.EqualValues(t, 7, firstDumpIndex(bufio.NewReader(bytes.NewReader(incr))))
+	require.EqualValues(t, -1, firstDumpIndex(bufio.NewReader(bytes.NewReader(plain[:20]))))
 }

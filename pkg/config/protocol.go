@@ -35,3 +35,6 @@ const (
 
 // GenesisRoles are the node roles Genesis.Roles accepts (netconfig).
 var GenesisRoles = netconfig.GenesisRoles
+
+// MaxGenesisRoleKeys bounds the keys of one role (netconfig).
+const MaxGenesisRoleKeys = netconfig.MaxGenesisRoleKeys

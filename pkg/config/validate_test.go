@@ -62,6 +62,7 @@ func TestValidateErrors(t *testing.T) {
 		{"unknown genesis role", func(c *Config) {
 			c.ProtocolConfiguration.Genesis.Roles = map[string][]string{"Janitor": {c.ProtocolConfiguration.StandbyCommittee[0]}}
 		}, ErrInvalid, "Janitor"},
+		{"empty genesis role", func(c *Config) { c.ProtocolConfiguration.Genesis.Roles = map[string][]string{"Oracle": {}} }, ErrInvalid, "Genesis.Roles.Oracle has 0 keys"},
 		{"bad genesis role key", func(c *Config) { c.ProtocolConfiguration.Genesis.Roles = map[string][]string{"Oracle": {"02"}} }, ErrPublicKey, "Genesis.Roles.Oracle[0]"},
 		{"state exchange without root", func(c *Config) { c.ProtocolConfiguration.P2PStateExchangeExtensions = true }, ErrInvalid, "StateRootInHeader"},
 		{"bad DB type", func(c *Config) { c.ApplicationConfiguration.DBConfiguration.Type = "rocksdb" }, ErrDBType, `"rocksdb"`},

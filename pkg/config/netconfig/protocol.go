@@ -33,6 +33,9 @@ const (
 // designations are made.
 var GenesisRoles = []string{"StateValidator", "Oracle", "NeoFSAlphabet", "P2PNotary"}
 
+// MaxGenesisRoleKeys bounds the keys of one role (RoleManagement's limit).
+const MaxGenesisRoleKeys = 32
+
 // ProtocolConfiguration holds the rules of a network. Every node of a network
 // must use the same values; most of them change blocks and state roots.
 type ProtocolConfiguration struct {
@@ -342,6 +345,10 @@ func (g *Genesis) validate() error {
 	for _, role := range slices.Sorted(maps.Keys(g.Roles)) {
 		if !slices.Contains(GenesisRoles, role) {
 			return fmt.Errorf("%w: Genesis.Roles has unknown role %q (known: %v)", ErrInvalid, role, GenesisRoles)
+		}
+		if n := len(g.Roles[role]); n == 0 || n > MaxGenesisRoleKeys {
+			// RoleManagement refuses the designation, and so the genesis.
+			return fmt.Errorf("%w: Genesis.Roles.%s has %d keys, want 1..%d", ErrInvalid, role, n, MaxGenesisRoleKeys)
 		}
 		if err := checkKeyList("Genesis.Roles."+role, g.Roles[role]); err != nil {
 			return err

@@ -2,20 +2,33 @@ package chain
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 
+	"github.com/n3d-io/n3d/pkg/core/native"
 	"github.com/n3d-io/n3d/pkg/core/transaction"
+	"github.com/n3d-io/n3d/pkg/crypto/keys"
 	"github.com/n3d-io/n3d/pkg/io"
 	"github.com/n3d-io/n3d/pkg/storage"
 	"github.com/n3d-io/n3d/pkg/util"
 )
 
 // Keys of the state root records (neo-go's layout): DataMPTAux ‖ u32 BE
-// height → StateRoot; DataMPTAux ‖ 0x02 → u32 LE local state height.
-const stateRootLocalKey = 0x02
+// height → StateRoot; DataMPTAux ‖ 0x02 → u32 LE local state height;
+// DataMPTAux ‖ 0x03 → u32 LE height of the last root validated by the
+// state validators.
+const (
+	stateRootLocalKey     = 0x02
+	stateRootValidatedKey = 0x03
+)
+
+// ErrStateRootMismatch is a validated state root that differs from the one
+// the chain computed for the block.
+var ErrStateRootMismatch = errors.New("chain: state root mismatch")
 
 // StateRoot is the state root of a block as getstateroot reports it. The
-// chain computes it locally, without witness.
+// chain computes it locally, without witness; the state validators' one
+// (AddValidatedStateRoot) carries their multisignature witness.
 type StateRoot struct {
 	Version   byte
 	Index     uint32
@@ -81,4 +94,87 @@ func getStateRoot(st storage.Store, index uint32) (*StateRoot, error) {
 		return nil, fmt.Errorf("chain: state root %d: %w", index, r.Err)
 	}
 	return sr, nil
+}
+
+// EncodeUnsigned writes the signed part: version, index and root.
+func (s *StateRoot) EncodeUnsigned(w *io.BinWriter) {
+	w.WriteU8(s.Version)
+	w.WriteU32LE(s.Index)
+	s.Root.EncodeBinary(w)
+}
+
+// AddValidatedStateRoot stores a state root the state validators signed,
+// with its witness, in place of the local record of its block, and makes
+// its index the validated state height (neo-go's AddStateRoot, after the
+// caller verified the witness). The block must be on chain and the root
+// equal to the local one (else ErrStateRootMismatch); a block whose root
+// already has a witness is left as it is.
+func (c *Chain) AddValidatedStateRoot(sr *StateRoot) error {
+	if len(sr.Witnesses) != 1 {
+		return fmt.Errorf("chain: validated state root %d has %d witnesses, want 1", sr.Index, len(sr.Witnesses))
+	}
+	local, err := c.StateRoot(sr.Index)
+	if err != nil {
+		return err
+	}
+	if local.Root != sr.Root {
+		return fmt.Errorf("%w at block %d: local %s, validated %s", ErrStateRootMismatch, sr.Index, local.Root, sr.Root)
+	}
+	if len(local.Witnesses) != 0 {
+		return nil
+	}
+	w := io.NewBufBinWriter()
+	sr.EncodeBinary(w.BinWriter)
+	if w.Err != nil {
+		return w.Err
+	}
+	if err := c.cache.Put(stateRootKey(sr.Index), w.Bytes()); err != nil {
+		return fmt.Errorf("chain: validated state root %d: %w", sr.Index, err)
+	}
+	h := binary.LittleEndian.AppendUint32(nil, sr.Index)
+	if err := c.cache.Put([]byte{byte(storage.DataMPTAux), stateRootValidatedKey}, h); err != nil {
+		return fmt.Errorf("chain: validated state height: %w", err)
+	}
+	return nil
+}
+
+// ValidatedStateHeight is the index of the last state root stored by
+// AddValidatedStateRoot (0 when none was).
+func (c *Chain) ValidatedStateHeight() (uint32, error) {
+	b, err := c.cache.Get([]byte{byte(storage.DataMPTAux), stateRootValidatedKey})
+	if errors.Is(err, storage.ErrKeyNotFound) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("chain: validated state height: %w", err)
+	}
+	if len(b) != 4 {
+		return 0, fmt.Errorf("chain: validated state height: %d bytes", len(b))
+	}
+	return binary.LittleEndian.Uint32(b), nil
+}
+
+// StateRootReader is what the state-root service reads of a chain and its
+// native contracts.
+type StateRootReader struct {
+	*Chain
+	Natives *NativeSet
+}
+
+// StateValidators returns the state validators designated in
+// RoleManagement for block index (its latest StateValidator designation at
+// or below index), sorted; none gives an empty list.
+func (r StateRootReader) StateValidators(index uint32) (keys.PublicKeys, error) {
+	d := r.DAO().Private()
+	raw, err := r.Natives.Governance.Designate.DesignatedByRole(d, native.RoleStateValidator, index)
+	if err = errors.Join(err, d.Discard()); err != nil {
+		return nil, fmt.Errorf("chain: state validators at %d: %w", index, err)
+	}
+	out := make(keys.PublicKeys, len(raw))
+	for i, b := range raw {
+		if out[i], err = keys.NewPublicKeyFromBytes(b); err != nil {
+			return nil, fmt.Errorf("chain: state validator %d at %d: %w", i, index, err)
+		}
+	}
+	return out, nil
 }

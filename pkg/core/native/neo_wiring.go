@@ -39,10 +39,14 @@ func NewGovernance(cfg *netconfig.ProtocolConfiguration, core *Core) (*Governanc
 	if err != nil {
 		return nil, err
 	}
+	roles, err := genesisRoles(cfg.Genesis.Roles)
+	if err != nil {
+		return nil, err
+	}
 	g := &Governance{
 		NEO:       newNEO(*cfg, standby),
 		GAS:       newGAS(int64(cfg.InitialGASSupply), bft),
-		Designate: newDesignate(),
+		Designate: newDesignate(roles),
 		Oracle:    newOracle(),
 		Notary:    newNotary(),
 		Treasury:  newTreasury(),

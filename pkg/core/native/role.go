@@ -8,6 +8,7 @@ import (
 	"github.com/n3d-io/n3d/pkg/core/dao"
 	"github.com/n3d-io/n3d/pkg/core/interop"
 	"github.com/n3d-io/n3d/pkg/core/native/neostate"
+	"github.com/n3d-io/n3d/pkg/crypto/keys"
 	"github.com/n3d-io/n3d/pkg/protocol"
 	"github.com/n3d-io/n3d/pkg/smartcontract"
 	"github.com/n3d-io/n3d/pkg/smartcontract/callflag"
@@ -45,12 +46,27 @@ type Designate struct {
 	md *ContractMD
 	// NEO checks committee witnesses; set by NewGovernance.
 	NEO *NEO
+	// genesis holds the designations made when the contract is deployed
+	// (Genesis.Roles, a neo-go extension), keyed by role.
+	genesis map[Role][][]byte
+}
+
+// genesisRoleOrder is the order in which genesis designations are made
+// (and notified): the reference's role enumeration order.
+var genesisRoleOrder = []Role{RoleStateValidator, RoleOracle, RoleNeoFSAlphabetNode, RoleP2PNotary}
+
+// genesisRoleNames maps the Genesis.Roles configuration names to roles.
+var genesisRoleNames = map[string]Role{
+	"StateValidator": RoleStateValidator,
+	"Oracle":         RoleOracle,
+	"NeoFSAlphabet":  RoleNeoFSAlphabetNode,
+	"P2PNotary":      RoleP2PNotary,
 }
 
 var _ Contract = (*Designate)(nil)
 
-func newDesignate() *Designate {
-	s := &Designate{md: NewContractMD(DesignateName, DesignateID, protocol.HFDefault)}
+func newDesignate(genesis map[Role][][]byte) *Designate {
+	s := &Designate{md: NewContractMD(DesignateName, DesignateID, protocol.HFDefault), genesis: genesis}
 	p := manifest.NewParameter
 	intT, arr := smartcontract.IntegerType, smartcontract.ArrayType
 	s.md.AddMethod(Method{Name: "getDesignatedByRole", Return: arr, CPUFee: 1 << 15, Flags: callflag.ReadStates,
@@ -69,8 +85,50 @@ func newDesignate() *Designate {
 // Metadata implements Contract.
 func (s *Designate) Metadata() *ContractMD { return s.md }
 
-// Initialize implements Contract (no storage).
-func (s *Designate) Initialize(*interop.Context, protocol.Hardfork) error { return nil }
+// Initialize implements Contract: at deployment (genesis) it designates the
+// configured Genesis.Roles, role by role in the reference's order, exactly
+// as a committee call in the genesis block would (stored at height 1, with
+// a Designation notification), but without the committee witness check.
+func (s *Designate) Initialize(ic *interop.Context, hf protocol.Hardfork) error {
+	if hf != protocol.HFDefault {
+		return nil
+	}
+	for _, r := range genesisRoleOrder {
+		nodes, ok := s.genesis[r]
+		if !ok {
+			continue
+		}
+		if err := s.designateNodes(ic, r, nodes); err != nil {
+			return fmt.Errorf("genesis designation of role %d: %w", r, err)
+		}
+	}
+	return nil
+}
+
+// genesisRoles converts Genesis.Roles (role name → hex public keys) into
+// the compressed keys Initialize designates.
+func genesisRoles(cfg map[string][]string) (map[Role][][]byte, error) {
+	if len(cfg) == 0 {
+		return nil, nil
+	}
+	out := make(map[Role][][]byte, len(cfg))
+	for name, list := range cfg {
+		r, ok := genesisRoleNames[name]
+		if !ok {
+			return nil, fmt.Errorf("%w: unknown genesis role %q", ErrInvalidArgument, name)
+		}
+		ks, err := keys.NewPublicKeysFromStrings(list)
+		if err != nil {
+			return nil, fmt.Errorf("%w: genesis role %s: %w", ErrInvalidArgument, name, err)
+		}
+		nodes := make([][]byte, len(ks))
+		for i, k := range ks {
+			nodes[i] = k.Bytes()
+		}
+		out[r] = nodes
+	}
+	return out, nil
+}
 
 // OnPersist implements Contract.
 func (s *Designate) OnPersist(*interop.Context) error { return nil }
@@ -155,12 +213,18 @@ func (s *Designate) designateAsRoleMethod(ic *interop.Context, args []stackitem.
 	if len(nodes) == 0 || len(nodes) > maxDesignatedNodes {
 		return nil, fmt.Errorf("%w: %d nodes, want 1..%d", ErrInvalidArgument, len(nodes), maxDesignatedNodes)
 	}
-	return nil, s.designate(ic, r, nodes)
+	if err := s.NEO.assertCommittee(ic); err != nil {
+		return nil, err
+	}
+	return nil, s.designateNodes(ic, r, nodes)
 }
 
-func (s *Designate) designate(ic *interop.Context, r Role, nodes [][]byte) error {
-	if err := s.NEO.assertCommittee(ic); err != nil {
-		return err
+// designateNodes stores nodes for role r from the next block on and sends
+// the Designation notification; the caller has checked the committee
+// witness (or is the genesis initialisation).
+func (s *Designate) designateNodes(ic *interop.Context, r Role, nodes [][]byte) error {
+	if len(nodes) == 0 || len(nodes) > maxDesignatedNodes {
+		return fmt.Errorf("%w: %d nodes, want 1..%d", ErrInvalidArgument, len(nodes), maxDesignatedNodes)
 	}
 	b := ic.Block()
 	if b == nil {

@@ -217,10 +217,14 @@ func (s *Server) getStateRoot(ps params.Params) (any, *result.Error) {
 	return out, nil
 }
 
-// getStateHeight: n3d keeps local roots only; no state validator service
-// validates them (validatedrootindex 0, as the reference without one).
+// getStateHeight: the local root index and the last one the state
+// validators signed (0 when none was, as the reference).
 func (s *Server) getStateHeight(params.Params) (any, *result.Error) {
-	return result.StateHeight{Local: s.chain.BlockHeight()}, nil
+	v, err := s.chain.ValidatedStateHeight()
+	if err != nil {
+		return nil, result.NewInternalError(err.Error())
+	}
+	return result.StateHeight{Local: s.chain.BlockHeight(), Validated: v}, nil
 }
 
 // mptKey is the trie key of a contract storage item: int32 LE id ‖ key.

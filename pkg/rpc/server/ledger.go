@@ -30,8 +30,11 @@ type Ledger interface {
 	// GetTransaction returns a transaction and the index of its block.
 	GetTransaction(h util.Uint256) (*transaction.Transaction, uint32, error)
 	GetAppExecResults(h util.Uint256, trig trigger.Type) ([]state.AppExecResult, error)
-	// StateRoot is the local state root after block index.
+	// StateRoot is the state root after block index (with the state
+	// validators' witness once validated).
 	StateRoot(index uint32) (*chain.StateRoot, error)
+	// ValidatedStateHeight is the index of the last validated state root.
+	ValidatedStateHeight() (uint32, error)
 	// DAO is the chain's committed state. The server reads it only through
 	// DAOs of its own over DAO().Store() (a DAO is not safe for concurrent
 	// use; the store is).

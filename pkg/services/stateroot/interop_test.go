@@ -1,0 +1,409 @@
+//go:build interop
+
+package stateroot_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/n3d-io/n3d/pkg/config"
+	"github.com/n3d-io/n3d/pkg/core/blockqueue"
+	"github.com/n3d-io/n3d/pkg/core/chain"
+	"github.com/n3d-io/n3d/pkg/crypto/keys"
+	"github.com/n3d-io/n3d/pkg/network"
+	"github.com/n3d-io/n3d/pkg/network/payload"
+	"github.com/n3d-io/n3d/pkg/services/stateroot"
+	"github.com/n3d-io/n3d/pkg/storage"
+	"github.com/n3d-io/n3d/pkg/wallet"
+	"github.com/stretchr/testify/require"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zaptest"
+	"gopkg.in/yaml.v3"
+)
+
+// The interop tests put n3d's state-root service on one network with a real
+// neo-go v0.122.0 (NEOGO_BIN; scripts/neogo-stateroot-interop.sh): a
+// single-validator neo-go privnet (magic 4243, 1 s blocks, Genesis.Roles
+// designating one state validator) and an in-process n3d node (chain,
+// block queue, P2P server, state-root service) that syncs from it.
+//
+//   - TestInteropObserveNeogo: neo-go is the state validator; n3d stores
+//     the roots it signs and answers as neo-go does.
+//   - TestInteropNeogoObservesUs: n3d holds the state validator's key;
+//     neo-go (its StateRoot service off) stores the roots n3d signs.
+
+const (
+	interopTimeout = 90 * time.Second
+	// checkedRoots is how many validated roots each test compares.
+	checkedRoots = 5
+	// Keys of neo-go's privnet wallets (config/wallet.privnet.single.json,
+	// password "one"; pkg/wallet/testdata/neogo_wallet2.json, "two").
+	validatorKey = "02b3622bf4017bdfe317c58aed5f4c753f206b7db896046fa7d774bbc4bf7f8dc2"
+	wallet2Key   = "02103a7f7dd016558597f7960d27c516a4394fd968b9e65155eb4b013e4040406e"
+)
+
+func repoPath(t *testing.T, rel string) string {
+	p, err := filepath.Abs(filepath.Join("..", "..", "..", rel))
+	require.NoError(t, err)
+	return p
+}
+
+func freeAddr(t *testing.T) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer l.Close()
+	return l.Addr().String()
+}
+
+// protocol is the privnet's ProtocolConfiguration with sv the state
+// validators designated at genesis.
+func protocol(sv ...string) map[string]any {
+	return map[string]any{
+		"Magic": 4243, "MaxTraceableBlocks": 200000, "TimePerBlock": "1s", "MemPoolSize": 1000,
+		"Genesis":          map[string]any{"TimePerBlock": "1s", "Roles": map[string]any{"StateValidator": sv}},
+		"StandbyCommittee": []string{validatorKey}, "ValidatorsCount": 1, "VerifyTransactions": true,
+		"P2PSigExtensions": true,
+		"Hardforks": map[string]int{"Aspidochelone": 0, "Basilisk": 0, "Cockatrice": 0, "Domovoi": 0,
+			"Echidna": 0, "Faun": 0, "Gorgon": 0},
+	}
+}
+
+func writeYAML(t *testing.T, path string, v any) string {
+	b, err := yaml.Marshal(v)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(path, b, 0o644))
+	return path
+}
+
+// neogo is a running neo-go node.
+type neogo struct {
+	p2p, rpc string
+}
+
+// startNeogo runs the validator node; stateRoot turns its StateRoot
+// service on with the validator's wallet.
+func startNeogo(t *testing.T, sv []string, stateRoot bool) *neogo {
+	bin := os.Getenv("NEOGO_BIN")
+	if bin == "" {
+		t.Fatal("NEOGO_BIN is not set: run scripts/neogo-stateroot-interop.sh")
+	}
+	dir := t.TempDir()
+	n := &neogo{p2p: freeAddr(t), rpc: freeAddr(t)}
+	w := map[string]any{"Path": repoPath(t, "config/wallet.privnet.single.json"), "Password": "one"}
+	app := map[string]any{
+		"DBConfiguration": map[string]any{"Type": "leveldb", "LevelDBOptions": map[string]any{"DataDirectoryPath": filepath.Join(dir, "db")}},
+		"P2P": map[string]any{"Addresses": []string{n.p2p}, "MinPeers": 0, "AttemptConnPeers": 0, "MaxPeers": 10,
+			"PingInterval": "30s", "PingTimeout": "90s", "ProtoTickInterval": "1s", "DialTimeout": "3s"},
+		"Relay":     true,
+		"Consensus": map[string]any{"Enabled": true, "UnlockWallet": w},
+		"StateRoot": map[string]any{"Enabled": stateRoot, "UnlockWallet": w},
+		"RPC":       map[string]any{"Enabled": true, "Addresses": []string{n.rpc}},
+	}
+	cfg := writeYAML(t, filepath.Join(dir, "neogo.yml"), map[string]any{"ProtocolConfiguration": protocol(sv...), "ApplicationConfiguration": app})
+	logPath := filepath.Join(dir, "node.log")
+	log, err := os.Create(logPath)
+	require.NoError(t, err)
+	cmd := exec.Command(bin, "node", "--config-file", cfg)
+	cmd.Stdout, cmd.Stderr = log, log
+	require.NoError(t, cmd.Start())
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait(); log.Close() }()
+	t.Cleanup(func() {
+		if cmd.Process.Signal(os.Interrupt) == nil {
+			select {
+			case <-exited:
+			case <-time.After(10 * time.Second):
+				_ = cmd.Process.Kill()
+				<-exited
+			}
+		}
+		if t.Failed() {
+			b, _ := os.ReadFile(logPath)
+			t.Logf("neo-go log:\n%s", b)
+		}
+	})
+	require.Eventually(t, func() bool { var count uint32; return n.call(&count, "getblockcount") == nil },
+		30*time.Second, 100*time.Millisecond, "neo-go RPC did not come up")
+	return n
+}
+
+func (n *neogo) call(out any, method string, params ...any) error {
+	if params == nil {
+		params = []any{}
+	}
+	body, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://"+n.rpc, bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	var r struct {
+		Result json.RawMessage `json:"result"`
+		Error  *struct {
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&r); err != nil {
+		return err
+	}
+	if r.Error != nil {
+		return fmt.Errorf("%s: %s", method, r.Error.Message)
+	}
+	return json.Unmarshal(r.Result, out)
+}
+
+// rpcRoot is a getstateroot answer.
+type rpcRoot struct {
+	Version   byte   `json:"version"`
+	Index     uint32 `json:"index"`
+	Root      string `json:"roothash"`
+	Witnesses []struct {
+		Invocation   []byte `json:"invocation"`
+		Verification []byte `json:"verification"`
+	} `json:"witnesses"`
+}
+
+func sameRoot(t *testing.T, ref rpcRoot, ours *chain.StateRoot) {
+	require.Equal(t, ref.Root, ours.Root.String(), "root %d", ref.Index)
+	require.Len(t, ours.Witnesses, len(ref.Witnesses), "root %d", ref.Index)
+	for i, w := range ref.Witnesses {
+		require.Equal(t, w.Invocation, ours.Witnesses[i].InvocationScript, "root %d", ref.Index)
+		require.Equal(t, w.Verification, ours.Witnesses[i].VerificationScript, "root %d", ref.Index)
+	}
+}
+
+// n3dNode is the in-process n3d node.
+type n3dNode struct {
+	chain *chain.Chain
+}
+
+// startN3d runs a chain, a block queue, a P2P server dialling seed and the
+// state-root service (signing with ks, if any), wired as pkg/node is
+// told to wire them.
+func startN3d(t *testing.T, sv []string, seed string, ks []*keys.PrivateKey) *n3dNode {
+	dir := t.TempDir()
+	cfg, err := config.LoadFile(writeYAML(t, filepath.Join(dir, "protocol.yml"), map[string]any{
+		"ProtocolConfiguration": protocol(sv...), "ApplicationConfiguration": map[string]any{"DBConfiguration": map[string]any{"Type": "inmemory"}}}), "")
+	require.NoError(t, err)
+	p := cfg.ProtocolConfiguration
+	natives, err := chain.NewNativeSet(&p)
+	require.NoError(t, err)
+	log := zaptest.NewLogger(t, zaptest.Level(zap.InfoLevel))
+	c, err := chain.Open(chain.Config{Protocol: p, Store: storage.NewMemoryStore(), Natives: natives, BloomCapacity: 1000, Log: log})
+	require.NoError(t, err)
+	queue, err := blockqueue.New(blockqueue.Config{Ledger: c})
+	require.NoError(t, err)
+	var srv *network.Server
+	var srvMu sync.Mutex
+	svc, err := stateroot.New(stateroot.Config{Logger: log.Named("stateroot"), Magic: uint32(p.Magic),
+		Ledger: chain.StateRootReader{Chain: c, Natives: natives}, Keys: ks,
+		Broadcast: func(e *payload.Extensible) {
+			srvMu.Lock()
+			defer srvMu.Unlock()
+			srv.RelayExtensible(e)
+		},
+		Synced: func() bool {
+			srvMu.Lock()
+			defer srvMu.Unlock()
+			return srv.IsInSync()
+		},
+		TimePerBlock: func() time.Duration { return p.TimePerBlock }})
+	require.NoError(t, err)
+	srvMu.Lock()
+	srv, err = network.New(network.Config{
+		Magic: uint32(p.Magic), Listen: []network.ListenAddress{{Address: "127.0.0.1:0"}}, Seeds: []string{seed},
+		TimePerBlock: p.TimePerBlock, DialTimeout: time.Second, HandshakeTimeout: 2 * time.Second,
+		ProtoTickInterval: 100 * time.Millisecond, PingInterval: time.Hour, PingTimeout: time.Hour,
+		MinPeers: 1, MaxPeers: 10, AttemptConnPeers: 5, UserAgent: "/n3d-interop/",
+		Ledger: c, Blocks: queue, Log: log.Named("p2p"),
+		OnExtensible: func(e *payload.Extensible) error {
+			if e.Category != stateroot.Category {
+				return fmt.Errorf("category %q not handled here", e.Category)
+			}
+			return svc.OnPayload(e)
+		},
+	})
+	srvMu.Unlock()
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	sub := c.Subscribe(chain.EventBlock, 0)
+	var wg sync.WaitGroup
+	wg.Add(4)
+	go func() { defer wg.Done(); _ = queue.Run(ctx) }()
+	go func() { defer wg.Done(); _ = srv.Run(ctx) }()
+	go func() { defer wg.Done(); _ = svc.Run(ctx) }()
+	go func() {
+		defer wg.Done()
+		for ev := range sub.C {
+			srv.RelayBlock(ev.Block)
+			svc.NotifyBlock()
+		}
+	}()
+	t.Cleanup(func() {
+		cancel()
+		sub.Close()
+		wg.Wait()
+		require.NoError(t, c.Close())
+	})
+	return &n3dNode{chain: c}
+}
+
+func privateKey(t *testing.T, path, password string) *keys.PrivateKey {
+	w, err := wallet.Open(repoPath(t, path))
+	require.NoError(t, err)
+	for _, a := range w.Accounts {
+		if a.HasKey() {
+			require.NoError(t, a.Decrypt(password, w.Scrypt))
+			return a.PrivateKey()
+		}
+	}
+	t.Fatalf("no key in %s", path)
+	return nil
+}
+
+func TestInteropObserveNeogo(t *testing.T) {
+	sv := []string{validatorKey}
+	ng := startNeogo(t, sv, true)
+	n := startN3d(t, sv, ng.p2p, nil)
+	var first uint32
+	require.Eventually(t, func() bool {
+		h, err := n.chain.ValidatedStateHeight()
+		require.NoError(t, err)
+		if first == 0 {
+			first = h
+		}
+		return first != 0 && h >= first+checkedRoots
+	}, interopTimeout, 50*time.Millisecond, "n3d stores no validated roots")
+	var height struct {
+		Validated uint32 `json:"validatedrootindex"`
+	}
+	require.NoError(t, ng.call(&height, "getstateheight"))
+	checked := 0
+	for i := first; i <= first+checkedRoots; i++ {
+		var ref rpcRoot
+		require.NoError(t, ng.call(&ref, "getstateroot", i))
+		ours, err := n.chain.StateRoot(i)
+		require.NoError(t, err)
+		sameRoot(t, ref, ours)
+		if len(ref.Witnesses) != 0 {
+			checked++
+		}
+	}
+	require.Equal(t, checkedRoots+1, checked)
+	t.Logf("n3d stored neo-go's validated roots %d..%d identically (neo-go's validated index %d)",
+		first, first+checkedRoots, height.Validated)
+}
+
+func TestInteropNeogoObservesUs(t *testing.T) {
+	key := privateKey(t, "pkg/wallet/testdata/neogo_wallet2.json", "two")
+	require.Equal(t, wallet2Key, key.PublicKey().String())
+	sv := []string{wallet2Key}
+	ng := startNeogo(t, sv, false)
+	n := startN3d(t, sv, ng.p2p, []*keys.PrivateKey{key})
+	var first uint32
+	require.Eventually(t, func() bool {
+		var height struct {
+			Validated uint32 `json:"validatedrootindex"`
+		}
+		require.NoError(t, ng.call(&height, "getstateheight"))
+		if first == 0 {
+			first = height.Validated
+		}
+		return first != 0 && height.Validated >= first+checkedRoots
+	}, interopTimeout, 50*time.Millisecond, "neo-go stores no root n3d signed")
+	for i := first; i <= first+checkedRoots; i++ {
+		var ref rpcRoot
+		require.NoError(t, ng.call(&ref, "getstateroot", i))
+		ours, err := n.chain.StateRoot(i)
+		require.NoError(t, err)
+		require.NotEmpty(t, ref.Witnesses, "root %d", i)
+		sameRoot(t, ref, ours)
+	}
+	t.Logf("neo-go stored the roots n3d signed, %d..%d", first, first+checkedRoots)
+}
+
+// TestInteropMixedValidators: four state validators, neo-go's and three n3d
+// nodes' (m = 3: no root without n3d votes, and none without neo-go's when
+// one n3d vote is late); every node ends with the same validated roots.
+func TestInteropMixedValidators(t *testing.T) {
+	sv := []string{validatorKey}
+	var ks []*keys.PrivateKey
+	for range 3 {
+		k, err := keys.NewPrivateKey()
+		require.NoError(t, err)
+		ks = append(ks, k)
+		sv = append(sv, k.PublicKey().String())
+	}
+	ng := startNeogo(t, sv, true)
+	var nodes []*n3dNode
+	for _, k := range ks {
+		nodes = append(nodes, startN3d(t, sv, ng.p2p, []*keys.PrivateKey{k}))
+	}
+	validated := func() uint32 {
+		var height struct {
+			Validated uint32 `json:"validatedrootindex"`
+		}
+		require.NoError(t, ng.call(&height, "getstateheight"))
+		return height.Validated
+	}
+	n3dAtLeast := func(h uint32) bool {
+		for _, n := range nodes {
+			if v, err := n.chain.ValidatedStateHeight(); err != nil || v < h {
+				return false
+			}
+		}
+		return true
+	}
+	// Roots made before every node was connected never reach the late
+	// ones (as between neo-go nodes): compare those made after.
+	require.Eventually(t, func() bool { return n3dAtLeast(1) }, interopTimeout, 50*time.Millisecond,
+		"the n3d nodes store no validated root")
+	first := validated() + 1
+	require.Eventually(t, func() bool { return validated() >= first+checkedRoots && n3dAtLeast(first+checkedRoots) },
+		interopTimeout, 50*time.Millisecond, "the four state validators validate no roots")
+	k1, err := keys.NewPublicKeyFromString(validatorKey)
+	require.NoError(t, err)
+	withNeogo := 0 // roots whose witness holds neo-go's signature
+	for i := first; i <= first+checkedRoots; i++ {
+		var ref rpcRoot
+		require.NoError(t, ng.call(&ref, "getstateroot", i))
+		require.NotEmpty(t, ref.Witnesses, "root %d", i)
+		local, err := nodes[0].chain.StateRoot(i)
+		require.NoError(t, err)
+		data := stateroot.RootSignData(4243, &chain.StateRoot{Version: local.Version, Index: i, Root: local.Root})
+		inv := ref.Witnesses[0].Invocation
+		require.Len(t, inv, 3*66, "3 signatures of 4")
+		for j := 0; j < len(inv); j += 66 {
+			if k1.VerifyMessage(inv[j+2:j+66], data) {
+				withNeogo++
+			}
+		}
+		for _, n := range nodes {
+			ours, err := n.chain.StateRoot(i)
+			require.NoError(t, err)
+			sameRoot(t, ref, ours)
+		}
+	}
+	require.Positive(t, withNeogo, "neo-go's votes are in no witness")
+	t.Logf("neo-go and three n3d state validators agree on validated roots %d..%d (neo-go's signature in %d)",
+		first, first+checkedRoots, withNeogo)
+}
