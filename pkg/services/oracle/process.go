@@ -1,0 +1,173 @@
+package oracle
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/n3d-io/n3d/pkg/core/chain"
+	"github.com/n3d-io/n3d/pkg/core/transaction"
+	"github.com/n3d-io/n3d/pkg/crypto/keys"
+)
+
+// process handles one unit of work: a new request is fetched, answered
+// and signed; a retry falls back to the backup transaction.
+func (s *Service) process(ctx context.Context, r request) error {
+	p, err := s.cfg.Ledger.OracleParams()
+	if err != nil {
+		return fmt.Errorf("oracle: chain values: %w", err)
+	}
+	key := s.ourKey(p.OracleNodes)
+	if key == nil {
+		s.log.Debug("not a designated oracle node, request skipped", zap.Uint64("request", r.ID))
+		return nil
+	}
+	if r.Req == nil {
+		s.retry(key, r.ID)
+		return nil
+	}
+	t := s.response(r.ID, true)
+	if t == nil {
+		return nil // expired at the last pass
+	}
+	acc, err := newOracleAccount(p.OracleNodes)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	resp := s.fetch(ctx, r.ID, r.Req)
+	if ctx.Err() != nil {
+		return nil // stopping: an interrupted fetch is not an answer
+	}
+	s.metrics.fetch.Observe(time.Since(start).Seconds())
+	s.metrics.requests.WithLabelValues(resp.Code.String()).Inc()
+	s.log.Info("oracle request answered", zap.Uint64("request", r.ID), zap.String("url", r.Req.URL),
+		zap.Stringer("code", resp.Code), zap.Int("result", len(resp.Result)))
+
+	tx, backup, err := s.responseTxs(p, acc, r, resp)
+	if err != nil {
+		return err
+	}
+	txSig := key.Sign(tx.SignData(s.cfg.Magic))
+	backupSig := key.Sign(backup.SignData(s.cfg.Magic))
+
+	t.mu.Lock()
+	t.mu.request = r.Req
+	t.setTxsLocked(s.cfg.Magic, acc, tx, backup)
+	t.addSigLocked(key.PublicKey(), txSig, false)
+	t.addSigLocked(key.PublicKey(), backupSig, true)
+	ready, isBackup, ok := t.readyLocked(false)
+	t.mu.last = s.cfg.Now()
+	t.mu.attempts++
+	t.mu.Unlock()
+
+	s.broadcast(key, r.ID, txSig)
+	if ok {
+		s.relay(ready, isBackup)
+	}
+	return nil
+}
+
+// responseTxs builds the main response transaction (valid until the
+// request's block + MaxValidUntilBlockIncrement) and the backup one
+// (ConsensusUnreachable, valid until the first such step past the
+// current height), as the reference does.
+func (s *Service) responseTxs(p chain.OracleParams, acc *oracleAccount, r request,
+	resp *transaction.OracleResponse) (*transaction.Transaction, *transaction.Transaction, error) {
+	_, h, err := s.cfg.Ledger.GetTransaction(r.Req.OriginalTxID)
+	if err != nil {
+		if !errors.Is(err, chain.ErrNotFound) {
+			return nil, nil, fmt.Errorf("oracle: request transaction: %w", err)
+		}
+		h = p.Height // not stored yet: its block is being added
+	}
+	inc := p.MaxValidUntilBlockIncrement
+	vub := h + inc
+	tx, err := s.buildResponseTx(p, acc, r.Req.GasForResponse, vub, resp)
+	if err != nil {
+		return nil, nil, err
+	}
+	for inc > 0 && vub <= p.Height {
+		vub += inc
+	}
+	backup, err := s.buildResponseTx(p, acc, r.Req.GasForResponse, vub,
+		&transaction.OracleResponse{ID: r.ID, Code: transaction.OracleConsensusUnreachable})
+	if err != nil {
+		return nil, nil, err
+	}
+	return tx, backup, nil
+}
+
+// retry is the refresh pass's second try of request id: a relayed
+// transaction is relayed again, else the node sends its backup signature
+// again and relays the backup transaction if it is complete.
+func (s *Service) retry(key *keys.PrivateKey, id uint64) {
+	t := s.response(id, false)
+	if t == nil {
+		return // finished meanwhile
+	}
+	t.mu.Lock()
+	if t.mu.sent {
+		tx := t.mu.relayed
+		t.mu.Unlock()
+		s.relay(tx, false)
+		return
+	}
+	ready, _, ok := t.readyLocked(true)
+	t.mu.last = s.cfg.Now()
+	t.mu.attempts++
+	var sig []byte
+	if own := t.mu.backupSigs[string(key.PublicKey().Bytes())]; own != nil {
+		sig = own.sig
+	}
+	t.mu.Unlock()
+	s.log.Info("oracle request retried with the backup response", zap.Uint64("request", id))
+	if sig != nil {
+		s.broadcast(key, id, sig)
+	}
+	if ok {
+		s.relay(ready, true)
+	}
+}
+
+// broadcast sends this node's signature of request id to the others.
+func (s *Service) broadcast(key *keys.PrivateKey, id uint64, txSig []byte) {
+	pub := key.PublicKey()
+	s.cfg.Broadcast(Response{PublicKey: pub, RequestID: id, TxSignature: txSig,
+		MsgSignature: key.Sign(ResponseMessage(pub, id, txSig))})
+}
+
+// AddResponse records another oracle node's signature of the response to
+// request reqID (submitoracleresponse, after its message signature was
+// checked with VerifyResponse). A signature that matches neither
+// transaction is dropped; one that completes a transaction relays it.
+func (s *Service) AddResponse(pub *keys.PublicKey, reqID uint64, txSig []byte) {
+	t := s.response(reqID, true)
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	backup := false
+	if t.mu.tx != nil {
+		switch {
+		case pub.VerifyMessage(txSig, t.mu.tx.SignData(s.cfg.Magic)):
+		case pub.VerifyMessage(txSig, t.mu.backupTx.SignData(s.cfg.Magic)):
+			backup = true
+		default:
+			t.mu.Unlock()
+			s.metrics.signatures.WithLabelValues("invalid").Inc()
+			s.log.Debug("invalid oracle response signature", zap.Uint64("request", reqID), zap.Stringer("key", pub))
+			return
+		}
+	}
+	t.addSigLocked(pub, txSig, backup)
+	ready, isBackup, ok := t.readyLocked(false)
+	t.mu.Unlock()
+	s.metrics.signatures.WithLabelValues("accepted").Inc()
+	if ok {
+		s.relay(ready, isBackup)
+	}
+}
