@@ -312,10 +312,11 @@ func (s *Service) relay(tx *transaction.Transaction, backup bool) {
 	if backup {
 		kind = "backup"
 	}
+	h := tx.Hash() // before the node has it
 	if err := s.cfg.Relay(tx); err != nil {
-		s.log.Error("cannot relay oracle response", zap.Stringer("hash", tx.Hash()), zap.String("kind", kind), zap.Error(err))
+		s.log.Error("cannot relay oracle response", zap.Stringer("hash", h), zap.String("kind", kind), zap.Error(err))
 		return
 	}
 	s.metrics.relayed.WithLabelValues(kind).Inc()
-	s.log.Info("oracle response relayed", zap.Stringer("hash", tx.Hash()), zap.String("kind", kind))
+	s.log.Info("oracle response relayed", zap.Stringer("hash", h), zap.String("kind", kind))
 }

@@ -150,5 +150,7 @@ func finalize(acc *oracleAccount, tx *transaction.Transaction, sigs map[string]*
 	out := *tx
 	out.Witnesses = []transaction.Witness{{}, {InvocationScript: inv, VerificationScript: acc.script}}
 	out.InvalidateCache()
+	out.Hash() // cached now: the copy is shared read-only from here on
+	_ = out.Size()
 	return &out, true
 }
