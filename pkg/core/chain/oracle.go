@@ -6,6 +6,7 @@ import (
 
 	"github.com/n3d-io/n3d/pkg/core/dao"
 	"github.com/n3d-io/n3d/pkg/core/native/neostate"
+	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
 	"github.com/n3d-io/n3d/pkg/protocol"
 	"github.com/n3d-io/n3d/pkg/vm"
@@ -68,11 +69,8 @@ func (c *Chain) oracleParams(n ledgerNatives, d *dao.DAO) (OracleParams, error) 
 	if p.FeePerByte, err = n.FeePerByte(d); err != nil {
 		return p, fmt.Errorf("fee per byte: %w", err)
 	}
-	if p.BaseExecFee, err = n.StoredExecFeeFactor(d); err != nil {
-		return p, fmt.Errorf("exec fee factor: %w", err)
-	}
-	if !c.proto.Enabled(protocol.HFFaun, p.Height) {
-		p.BaseExecFee *= vm.FeeFactor
+	if p.BaseExecFee, err = c.baseExecFee(n, d, p.Height); err != nil {
+		return p, err
 	}
 	if c.proto.Enabled(protocol.HFEchidna, p.Height) {
 		if p.MaxValidUntilBlockIncrement, err = n.MaxValidUntilBlockIncrement(d); err != nil {
@@ -83,6 +81,41 @@ func (c *Chain) oracleParams(n ledgerNatives, d *dao.DAO) (OracleParams, error) 
 		return p, fmt.Errorf("oracle nodes: %w", err)
 	}
 	return p, nil
+}
+
+// baseExecFee is neo-go's GetBaseExecFee at height: Policy's stored
+// factor in picoGAS (once Faun is active, the stored value; before, the
+// stored datoshi value × vm.FeeFactor).
+func (c *Chain) baseExecFee(n ledgerNatives, d *dao.DAO, height uint32) (int64, error) {
+	f, err := n.StoredExecFeeFactor(d)
+	if err != nil {
+		return 0, fmt.Errorf("exec fee factor: %w", err)
+	}
+	if !c.proto.Enabled(protocol.HFFaun, height) {
+		f *= vm.FeeFactor
+	}
+	return f, nil
+}
+
+// OracleVerifyGas runs OracleContract's verify method for the response
+// transaction tx as neo-go's oracle service does to price it: a
+// Verification run on the current state with the picoGAS fee factor
+// baseExecFee (OracleParams.BaseExecFee of the state the oracle answers
+// on; not the chain's verification factor, which differs before Faun on a
+// chain that schedules Faun), within MaxVerificationGas. It returns the
+// GAS consumed.
+func (c *Chain) OracleVerifyGas(tx *transaction.Transaction, baseExecFee int64) (int64, error) {
+	if c.closed.Load() {
+		return 0, ErrClosed
+	}
+	if baseExecFee < 0 {
+		return 0, fmt.Errorf("%w: negative fee factor %d", ErrBadConfig, baseExecFee)
+	}
+	gas, err := c.runWitnessFee(c.dao, tx, oracleHash, &transaction.Witness{}, MaxVerificationGas, baseExecFee)
+	if err != nil {
+		return 0, fmt.Errorf("%w: OracleContract verify: %w", ErrWitness, err)
+	}
+	return gas, nil
 }
 
 // OracleRequests returns the pending oracle requests of the current state

@@ -27,9 +27,10 @@ type Ledger interface {
 	BlockHeight() uint32
 	// GetTransaction returns a transaction and the index of its block.
 	GetTransaction(h util.Uint256) (*transaction.Transaction, uint32, error)
-	// VerifyWitness runs witness w of account h for container against the
-	// current state and returns the GAS it consumed.
-	VerifyWitness(h util.Uint160, container any, w *transaction.Witness, gasLimit int64) (int64, error)
+	// OracleVerifyGas runs OracleContract's verify for a response
+	// transaction with the picoGAS fee factor baseExecFee, as the reference
+	// prices it, and returns the GAS consumed.
+	OracleVerifyGas(tx *transaction.Transaction, baseExecFee int64) (int64, error)
 	// OracleParams reads the fee values, the ValidUntilBlock bound and the
 	// oracle nodes of the current state.
 	OracleParams() (chain.OracleParams, error)
@@ -65,6 +66,17 @@ type Config struct {
 	// (optional: an RPCSender posting submitoracleresponse to
 	// Oracle.Nodes, run by the service).
 	Broadcast func(r Response)
+	// PooledTx reports whether a transaction is in the node's memory pool
+	// (optional). neo-go looks a request's transaction up in its pool
+	// first and takes a pooled one's height as 2^32-1, so that its main
+	// response is valid until MaxValidUntilBlockIncrement-1 (the sum
+	// wraps) when it answers before its pool dropped the transaction (the
+	// usual case: it answers while it stores the request's block), and
+	// until the request's block + MaxValidUntilBlockIncrement (C#'s rule)
+	// otherwise. OnBlock counts the transactions of the block as pooled;
+	// requests added otherwise (AddRequests, LoadPending) ask PooledTx, or
+	// take the block's height when it is nil.
+	PooledTx func(h util.Uint256) bool
 	// Client performs the HTTPS requests (optional: a client with the
 	// reference's rules built from Oracle, see NewHTTPClient).
 	Client HTTPClient

@@ -32,6 +32,13 @@
 // request's GasForResponse. When the fees exceed it, the response becomes
 // InsufficientFunds without result.
 //
+// The values come from the state before the request's block and the
+// request's transaction counts as pooled (ValidUntilBlock =
+// MaxValidUntilBlockIncrement-1, a 32-bit wrap of 2^32-1 + increment)
+// when OnBlock found the request: that is what neo-go does, since it
+// answers while it stores the block (see Config.PooledTx). The replay of
+// neo-go's chains in reference_test.go gives byte-identical transactions.
+//
 // # Response codes
 //
 // A malformed URL or a scheme other than https and neofs:

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"go.uber.org/zap"
@@ -11,14 +12,20 @@ import (
 	"github.com/n3d-io/n3d/pkg/core/chain"
 	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
+	"github.com/n3d-io/n3d/pkg/util"
 )
 
 // process handles one unit of work: a new request is fetched, answered
 // and signed; a retry falls back to the backup transaction.
 func (s *Service) process(ctx context.Context, r request) error {
-	p, err := s.cfg.Ledger.OracleParams()
-	if err != nil {
-		return fmt.Errorf("oracle: chain values: %w", err)
+	var p chain.OracleParams
+	if r.params != nil {
+		p = *r.params
+	} else {
+		var err error
+		if p, err = s.cfg.Ledger.OracleParams(); err != nil {
+			return fmt.Errorf("oracle: chain values: %w", err)
+		}
 	}
 	key := s.ourKey(p.OracleNodes)
 	if key == nil {
@@ -77,15 +84,12 @@ func (s *Service) process(ctx context.Context, r request) error {
 // current height), as the reference does.
 func (s *Service) responseTxs(p chain.OracleParams, acc *oracleAccount, r request,
 	resp *transaction.OracleResponse) (*transaction.Transaction, *transaction.Transaction, error) {
-	_, h, err := s.cfg.Ledger.GetTransaction(r.Req.OriginalTxID)
+	h, err := s.requestHeight(r.Req.OriginalTxID, p.Height, r.pooled)
 	if err != nil {
-		if !errors.Is(err, chain.ErrNotFound) {
-			return nil, nil, fmt.Errorf("oracle: request transaction: %w", err)
-		}
-		h = p.Height // not stored yet: its block is being added
+		return nil, nil, err
 	}
 	inc := p.MaxValidUntilBlockIncrement
-	vub := h + inc
+	vub := h + inc // wraps for a pooled transaction, as in the reference
 	tx, err := s.buildResponseTx(p, acc, r.Req.GasForResponse, vub, resp)
 	if err != nil {
 		return nil, nil, err
@@ -99,6 +103,23 @@ func (s *Service) responseTxs(p chain.OracleParams, acc *oracleAccount, r reques
 		return nil, nil, err
 	}
 	return tx, backup, nil
+}
+
+// requestHeight is the height neo-go takes for the request's transaction:
+// 2^32-1 while it is pooled, its block's once stored, the current height
+// when it is neither (its block is being stored).
+func (s *Service) requestHeight(h util.Uint256, current uint32, pooled bool) (uint32, error) {
+	if pooled || (s.cfg.PooledTx != nil && s.cfg.PooledTx(h)) {
+		return math.MaxUint32, nil
+	}
+	_, height, err := s.cfg.Ledger.GetTransaction(h)
+	if err != nil {
+		if !errors.Is(err, chain.ErrNotFound) {
+			return 0, fmt.Errorf("oracle: request transaction: %w", err)
+		}
+		return current, nil
+	}
+	return height, nil
 }
 
 // retry is the refresh pass's second try of request id: a relayed

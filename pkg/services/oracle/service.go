@@ -11,9 +11,11 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/n3d-io/n3d/pkg/core/block"
+	"github.com/n3d-io/n3d/pkg/core/chain"
 	"github.com/n3d-io/n3d/pkg/core/native/neostate"
 	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
+	"github.com/n3d-io/n3d/pkg/util"
 )
 
 // Service is an oracle node: it answers the OracleContract's requests
@@ -30,7 +32,7 @@ type Service struct {
 	// newReqs hands batches of new requests to the Run loop; a batch not
 	// taken yet is merged with the next one (capacity 1, AddRequests never
 	// blocks).
-	newReqs chan map[uint64]*neostate.OracleRequest
+	newReqs chan map[uint64]request
 	// work feeds the request workers: a request with Req nil is a retry.
 	work chan request
 
@@ -38,7 +40,7 @@ type Service struct {
 		sync.Mutex
 		running bool
 		// pending are the requests added before Run.
-		pending map[uint64]*neostate.OracleRequest
+		pending map[uint64]request
 		// responses are the requests being answered.
 		responses map[uint64]*incompleteTx
 		// removed are the requests dropped at the last expiry pass (not
@@ -47,6 +49,9 @@ type Service struct {
 		// seen are the ids of every request added and not finished: OnBlock
 		// adds only new ones.
 		seen map[uint64]bool
+		// before are the chain values read at the last OnBlock: the state
+		// the next block builds on.
+		before *chain.OracleParams
 	}
 }
 
@@ -54,6 +59,13 @@ type Service struct {
 type request struct {
 	ID  uint64
 	Req *neostate.OracleRequest
+	// params, when set, are the chain values to build the response with
+	// (those of the state before the request's block); else the current
+	// ones are read.
+	params *chain.OracleParams
+	// pooled tells that the request's transaction counts as pooled (see
+	// Config.PooledTx).
+	pooled bool
 }
 
 // New checks cfg and returns a service ready to Run.
@@ -66,7 +78,7 @@ func New(cfg Config) (*Service, error) {
 		return nil, err
 	}
 	s := &Service{cfg: cfg, log: cfg.Log.With(zap.String("service", "oracle")), client: cfg.Client, metrics: m,
-		newReqs: make(chan map[uint64]*neostate.OracleRequest, 1),
+		newReqs: make(chan map[uint64]request, 1),
 		work:    make(chan request, cfg.Oracle.MaxConcurrentRequests)}
 	if s.client == nil {
 		s.client = NewHTTPClient(cfg.Oracle, cfg.TLSConfig)
@@ -75,7 +87,7 @@ func New(cfg Config) (*Service, error) {
 		s.sender = NewRPCSender(cfg.Oracle.Nodes, cfg.Oracle.ResponseTimeout, s.log)
 		s.cfg.Broadcast = s.sender.Send
 	}
-	s.mu.pending = make(map[uint64]*neostate.OracleRequest)
+	s.mu.pending = make(map[uint64]request)
 	s.mu.responses = make(map[uint64]*incompleteTx)
 	s.mu.removed = make(map[uint64]bool)
 	s.mu.seen = make(map[uint64]bool)
@@ -117,7 +129,7 @@ func (s *Service) Run(ctx context.Context) error {
 }
 
 // loop is Run's own goroutine.
-func (s *Service) loop(ctx context.Context, first map[uint64]*neostate.OracleRequest) {
+func (s *Service) loop(ctx context.Context, first map[uint64]request) {
 	tick := time.NewTicker(s.cfg.Oracle.RefreshInterval)
 	defer tick.Stop()
 	if !s.enqueue(ctx, first) {
@@ -139,10 +151,10 @@ func (s *Service) loop(ctx context.Context, first map[uint64]*neostate.OracleReq
 	}
 }
 
-func (s *Service) enqueue(ctx context.Context, reqs map[uint64]*neostate.OracleRequest) bool {
-	for id, r := range reqs {
+func (s *Service) enqueue(ctx context.Context, reqs map[uint64]request) bool {
+	for _, r := range reqs {
 		select {
-		case s.work <- request{ID: id, Req: r}:
+		case s.work <- r:
 		case <-ctx.Done():
 			return false
 		}
@@ -203,12 +215,21 @@ func (s *Service) worker(ctx context.Context) {
 	}
 }
 
-// AddRequests queues new requests (by id). Before Run they wait; a request
-// already added and not finished is not added twice. Never blocks.
+// AddRequests queues new requests (by id), answered with the chain values
+// read when they are processed. Before Run they wait; a request already
+// added and not finished is not added twice. Never blocks.
 func (s *Service) AddRequests(reqs map[uint64]*neostate.OracleRequest) {
-	fresh := make(map[uint64]*neostate.OracleRequest, len(reqs))
-	s.mu.Lock()
+	batch := make(map[uint64]request, len(reqs))
 	for id, r := range reqs {
+		batch[id] = request{ID: id, Req: r}
+	}
+	s.add(batch)
+}
+
+func (s *Service) add(batch map[uint64]request) {
+	fresh := make(map[uint64]request, len(batch))
+	s.mu.Lock()
+	for id, r := range batch {
 		if !s.mu.seen[id] {
 			s.mu.seen[id] = true
 			fresh[id] = r
@@ -249,14 +270,18 @@ func (s *Service) RemoveRequests(ids []uint64) {
 	s.metrics.pending.Set(float64(len(s.mu.responses)))
 }
 
-// OnBlock updates the service after block b was stored: the requests its
-// response transactions finished are removed, the pending requests not
-// seen yet are added. Call it from the node's chain event loop, for every
-// block, in order; Start-up requests come from the first call (or
-// LoadPending).
+// OnBlock updates the service after block b was stored; call it for every
+// block, in order, from the node's chain event loop. The requests b's
+// response transactions finished are removed; the pending requests not
+// seen yet are added, to be answered as the reference answers a request
+// while it stores the request's block: with the chain values of the state
+// before b (read at the previous call) and the request's transaction as
+// pooled when b holds it.
 func (s *Service) OnBlock(b *block.Block) error {
 	var done []uint64
+	inBlock := make(map[util.Uint256]bool, len(b.Transactions))
 	for _, tx := range b.Transactions {
+		inBlock[tx.Hash()] = true
 		for _, a := range tx.GetAttributes(transaction.AttrOracleResponse) {
 			if r, ok := a.Value.(*transaction.OracleResponse); ok {
 				done = append(done, r.ID)
@@ -266,11 +291,31 @@ func (s *Service) OnBlock(b *block.Block) error {
 	if len(done) > 0 {
 		s.RemoveRequests(done)
 	}
-	return s.LoadPending()
+	after, err := s.cfg.Ledger.OracleParams()
+	if err != nil {
+		return fmt.Errorf("oracle: chain values: %w", err)
+	}
+	s.mu.Lock()
+	before := s.mu.before
+	s.mu.before = &after
+	s.mu.Unlock()
+	if before != nil && (b.Index == 0 || before.Height != b.Index-1) {
+		before = nil // not the state b builds on (a block was skipped)
+	}
+	reqs, err := s.cfg.Ledger.OracleRequests()
+	if err != nil {
+		return fmt.Errorf("oracle: pending requests: %w", err)
+	}
+	batch := make(map[uint64]request, len(reqs))
+	for id, r := range reqs {
+		batch[id] = request{ID: id, Req: r, params: before, pooled: inBlock[r.OriginalTxID]}
+	}
+	s.add(batch)
+	return nil
 }
 
 // LoadPending adds the chain's pending requests the service has not seen
-// (what a node does when it starts, and after each block).
+// (what a node does when it starts, before the first OnBlock).
 func (s *Service) LoadPending() error {
 	reqs, err := s.cfg.Ledger.OracleRequests()
 	if err != nil {

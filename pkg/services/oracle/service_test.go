@@ -220,7 +220,7 @@ func scriptHashOf(t *testing.T, pubs keys.PublicKeys) [20]byte {
 // transaction from its real size: size × FeePerByte, the OracleContract
 // verify run and the multisig witness.
 func expectedNetFee(t *testing.T, tc *testChain, tx *transaction.Transaction, p chain.OracleParams) int64 {
-	verifyGas, err := tc.c.VerifyWitness(OracleHash, tx, &transaction.Witness{}, chain.MaxVerificationGas)
+	verifyGas, err := tc.c.OracleVerifyGas(tx, p.BaseExecFee)
 	require.NoError(t, err)
 	acc, err := newOracleAccount(p.OracleNodes)
 	require.NoError(t, err)

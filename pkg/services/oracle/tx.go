@@ -80,9 +80,9 @@ func (s *Service) buildResponseTx(p chain.OracleParams, acc *oracleAccount, gasF
 	tx.Witnesses = append(tx.Witnesses, transaction.Witness{VerificationScript: acc.script})
 	tx.InvalidateCache()
 
-	verifyGas, err := s.cfg.Ledger.VerifyWitness(OracleHash, tx, &transaction.Witness{}, chain.MaxVerificationGas)
+	verifyGas, err := s.cfg.Ledger.OracleVerifyGas(tx, p.BaseExecFee)
 	if err != nil {
-		return nil, fmt.Errorf("oracle: OracleContract verify: %w", err)
+		return nil, fmt.Errorf("oracle: %w", err)
 	}
 	tx.NetworkFee = verifyGas + multisigFee(p.BaseExecFee, acc.m, len(acc.nodes))
 	invSize := acc.m * sigInvocationSize
