@@ -70,12 +70,13 @@ type Config struct {
 	// (optional). neo-go looks a request's transaction up in its pool
 	// first and takes a pooled one's height as 2^32-1, so that its main
 	// response is valid until MaxValidUntilBlockIncrement-1 (the sum
-	// wraps) when it answers before its pool dropped the transaction (the
-	// usual case: it answers while it stores the request's block), and
-	// until the request's block + MaxValidUntilBlockIncrement (C#'s rule)
-	// otherwise. OnBlock counts the transactions of the block as pooled;
-	// requests added otherwise (AddRequests, LoadPending) ask PooledTx, or
-	// take the block's height when it is nil.
+	// wraps) when it answers before its pool dropped the transaction (an
+	// answer that needed no server, built while it stores the request's
+	// block), and until the request's block + MaxValidUntilBlockIncrement
+	// (C#'s rule) otherwise. OnBlock counts the transactions of the block
+	// as pooled for the answers that needed no server; requests added
+	// otherwise (AddRequests, LoadPending) ask PooledTx, or take the
+	// block's height when it is nil.
 	PooledTx func(h util.Uint256) bool
 	// Client performs the HTTPS requests (optional: a client with the
 	// reference's rules built from Oracle, see NewHTTPClient).

@@ -32,12 +32,17 @@
 // request's GasForResponse. When the fees exceed it, the response becomes
 // InsufficientFunds without result.
 //
-// The values come from the state before the request's block and the
-// request's transaction counts as pooled (ValidUntilBlock =
-// MaxValidUntilBlockIncrement-1, a 32-bit wrap of 2^32-1 + increment)
-// when OnBlock found the request: that is what neo-go does, since it
-// answers while it stores the block (see Config.PooledTx). The replay of
-// neo-go's chains in reference_test.go gives byte-identical transactions.
+// neo-go starts answering while it stores the request's block and reads
+// the chain after the fetch. An answer that needed no server (a refused
+// connection, an unsupported scheme) is built on the state before the
+// block with the request's transaction still in its pool (ValidUntilBlock
+// = MaxValidUntilBlockIncrement-1, the 32-bit wrap of 2^32-1 + increment);
+// one that waited for a server's response sees the block stored (state
+// after it, ValidUntilBlock = request block + increment). OnBlock
+// reproduces both (see Config.PooledTx): the replay of neo-go's chains in
+// reference_test.go gives their response transactions byte for byte, and
+// the interop test (build tag interop) completes one with a neo-go oracle
+// node.
 //
 // # Response codes
 //

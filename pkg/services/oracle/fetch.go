@@ -31,19 +31,20 @@ const userAgent = "NeoOracleService/3.0"
 var errTooLarge = errors.New("oracle: response too large")
 
 // fetch answers request id: the response code and, on success, the
-// (filtered) result, mapped from the outcome as the reference does.
-func (s *Service) fetch(ctx context.Context, id uint64, req *neostate.OracleRequest) *transaction.OracleResponse {
-	resp := &transaction.OracleResponse{ID: id, Code: transaction.OracleSuccess}
+// (filtered) result, mapped from the outcome as the reference does; served
+// tells that a server answered (the answer took a round trip).
+func (s *Service) fetch(ctx context.Context, id uint64, req *neostate.OracleRequest) (resp *transaction.OracleResponse, served bool) {
+	resp = &transaction.OracleResponse{ID: id, Code: transaction.OracleSuccess}
 	log := s.log.With(zap.Uint64("request", id), zap.String("url", req.URL))
 	u, err := url.ParseRequestURI(req.URL)
 	if err != nil {
 		log.Warn("malformed oracle request URL", zap.Error(err))
 		resp.Code = transaction.OracleProtocolNotSupported
-		return resp
+		return resp, false
 	}
 	switch u.Scheme {
 	case schemeHTTPS:
-		resp.Result, resp.Code = s.fetchHTTPS(ctx, log, req.URL)
+		resp.Result, resp.Code, served = s.fetchHTTPS(ctx, log, req.URL)
 	case schemeNeoFS:
 		// n3d has no NeoFS client: the answer is the reference's for a
 		// node without NeoFS nodes configured.
@@ -61,15 +62,15 @@ func (s *Service) fetch(ctx context.Context, id uint64, req *neostate.OracleRequ
 			resp.Result = nil
 		}
 	}
-	return resp
+	return resp, served
 }
 
 // fetchHTTPS performs a GET and maps its outcome.
-func (s *Service) fetchHTTPS(ctx context.Context, log *zap.Logger, rawURL string) ([]byte, transaction.OracleResponseCode) {
+func (s *Service) fetchHTTPS(ctx context.Context, log *zap.Logger, rawURL string) ([]byte, transaction.OracleResponseCode, bool) {
 	httpReq, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
 	if err != nil {
 		log.Warn("cannot make the oracle HTTP request", zap.Error(err))
-		return nil, transaction.OracleError
+		return nil, transaction.OracleError, false
 	}
 	httpReq.Header.Set("User-Agent", userAgent)
 	httpReq.Header.Set("Content-Type", "application/json")
@@ -80,32 +81,32 @@ func (s *Service) fetchHTTPS(ctx context.Context, log *zap.Logger, rawURL string
 			code = transaction.OracleForbidden
 		}
 		log.Warn("oracle request failed", zap.Error(err), zap.Stringer("code", code))
-		return nil, code
+		return nil, code, false
 	}
 	defer func() { _ = r.Body.Close() }() // nothing to do about a close error of a read body
 	switch r.StatusCode {
 	case http.StatusOK:
 	case http.StatusForbidden:
-		return nil, transaction.OracleForbidden
+		return nil, transaction.OracleForbidden, true
 	case http.StatusNotFound:
-		return nil, transaction.OracleNotFound
+		return nil, transaction.OracleNotFound, true
 	case http.StatusRequestTimeout:
-		return nil, transaction.OracleTimeout
+		return nil, transaction.OracleTimeout, true
 	default:
-		return nil, transaction.OracleError
+		return nil, transaction.OracleError, true
 	}
 	if !allowedType(r.Header.Get("Content-Type"), s.cfg.Oracle.AllowedContentTypes) {
-		return nil, transaction.OracleContentTypeNotSupported
+		return nil, transaction.OracleContentTypeNotSupported, true
 	}
 	body, err := readBody(r.Body)
 	if err != nil {
 		log.Warn("cannot read the oracle response", zap.Error(err))
 		if errors.Is(err, errTooLarge) {
-			return nil, transaction.OracleResponseTooLarge
+			return nil, transaction.OracleResponseTooLarge, true
 		}
-		return nil, transaction.OracleError
+		return nil, transaction.OracleError, true
 	}
-	return body, transaction.OracleSuccess
+	return body, transaction.OracleSuccess, true
 }
 
 // readBody reads at most MaxOracleResultSize bytes of UTF-8 as the

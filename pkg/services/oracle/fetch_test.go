@@ -60,15 +60,13 @@ func newDataServer(t *testing.T) *dataServer {
 		case <-ds.release:
 		}
 	})
-	mux.HandleFunc("/slow-body", func(w http.ResponseWriter, r *http.Request) {
+	mux.HandleFunc("/slow-body", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusOK)
 		_, _ = w.Write([]byte(`{"a":`))
 		w.(http.Flusher).Flush()
-		select {
-		case <-r.Context().Done():
-		case <-ds.release:
-		}
+		<-ds.release // not the request's context: it may end before the client gives up
+
 	})
 	for i := 1; i <= 3; i++ {
 		next := "/json"
@@ -119,39 +117,41 @@ func TestFetch(t *testing.T) {
 		filter *string
 		code   transaction.OracleResponseCode
 		result string
+		served bool
 	}{
-		{"json", u + "/json", nil, transaction.OracleSuccess, storeJSON},
-		{"filter", u + "/json", strp("$.store.book[0].title"), transaction.OracleSuccess, `["Sayings of the Century"]`},
-		{"filter many", u + "/json", strp("$..price"), transaction.OracleSuccess, `[8.95,8.99]`},
-		{"filter escapes", u + "/json", strp("$.store.name"), transaction.OracleSuccess, `["\u003Cshop\u003E \u0026 \u0022co\u0022"]`},
-		{"filter nothing", u + "/json", strp("$.nope"), transaction.OracleSuccess, `[]`},
+		{"json", u + "/json", nil, transaction.OracleSuccess, storeJSON, true},
+		{"filter", u + "/json", strp("$.store.book[0].title"), transaction.OracleSuccess, `["Sayings of the Century"]`, true},
+		{"filter many", u + "/json", strp("$..price"), transaction.OracleSuccess, `[8.95,8.99]`, true},
+		{"filter escapes", u + "/json", strp("$.store.name"), transaction.OracleSuccess, `["\u003Cshop\u003E \u0026 \u0022co\u0022"]`, true},
+		{"filter nothing", u + "/json", strp("$.nope"), transaction.OracleSuccess, `[]`, true},
 		{"empty filter", u + "/json", strp(""), transaction.OracleSuccess,
-			"[" + strings.ReplaceAll(storeJSON, `"<shop> & \"co\""`, `"\u003Cshop\u003E \u0026 \u0022co\u0022"`) + "]"},
-		{"bad filter", u + "/json", strp("$.["), transaction.OracleError, ""},
-		{"filter on text", u + "/text", strp("$"), transaction.OracleError, ""},
-		{"text", u + "/text", nil, transaction.OracleSuccess, "hello"},
-		{"charset param", u + "/json-charset", nil, transaction.OracleSuccess, `{"a":1}`},
-		{"content type", u + "/html", nil, transaction.OracleContentTypeNotSupported, ""},
-		{"bad content type", u + "/bad-ctype", nil, transaction.OracleContentTypeNotSupported, ""},
-		{"404", u + "/nothing-here", nil, transaction.OracleNotFound, ""},
-		{"403", u + "/forbidden", nil, transaction.OracleForbidden, ""},
-		{"408", u + "/timeout", nil, transaction.OracleTimeout, ""},
-		{"500", u + "/fail", nil, transaction.OracleError, ""},
-		{"too large", u + "/big", nil, transaction.OracleResponseTooLarge, ""},
-		{"largest", u + "/max", nil, transaction.OracleSuccess, strings.Repeat("a", transaction.MaxOracleResultSize)},
-		{"empty body", u + "/empty", nil, transaction.OracleError, ""},
-		{"not utf-8", u + "/not-utf8", nil, transaction.OracleError, ""},
-		{"redirects", u + "/r2", strp("$.store.book[1].title"), transaction.OracleSuccess, `["Moby Dick"]`},
-		{"too many redirects", u + "/r3", nil, transaction.OracleForbidden, ""},
-		{"https to http", u + "/to-plain", nil, transaction.OracleForbidden, ""},
-		{"http", ds.plain.URL + "/json", nil, transaction.OracleProtocolNotSupported, ""},
-		{"neofs", "neofs:6pJtLUnGqDxE2EitZYLsDzsfTDVegD6BrRUn8QAFZWyt/5Cyxb3wrHDw5pqY63hb5otCSsJ24ZfYmsA8NAjtho2gr", nil, transaction.OracleError, ""},
-		{"ftp", "ftp://example.com/x", nil, transaction.OracleProtocolNotSupported, ""},
-		{"malformed", "not a url", nil, transaction.OracleProtocolNotSupported, ""},
+			"[" + strings.ReplaceAll(storeJSON, `"<shop> & \"co\""`, `"\u003Cshop\u003E \u0026 \u0022co\u0022"`) + "]", true},
+		{"bad filter", u + "/json", strp("$.["), transaction.OracleError, "", true},
+		{"filter on text", u + "/text", strp("$"), transaction.OracleError, "", true},
+		{"text", u + "/text", nil, transaction.OracleSuccess, "hello", true},
+		{"charset param", u + "/json-charset", nil, transaction.OracleSuccess, `{"a":1}`, true},
+		{"content type", u + "/html", nil, transaction.OracleContentTypeNotSupported, "", true},
+		{"bad content type", u + "/bad-ctype", nil, transaction.OracleContentTypeNotSupported, "", true},
+		{"404", u + "/nothing-here", nil, transaction.OracleNotFound, "", true},
+		{"403", u + "/forbidden", nil, transaction.OracleForbidden, "", true},
+		{"408", u + "/timeout", nil, transaction.OracleTimeout, "", true},
+		{"500", u + "/fail", nil, transaction.OracleError, "", true},
+		{"too large", u + "/big", nil, transaction.OracleResponseTooLarge, "", true},
+		{"largest", u + "/max", nil, transaction.OracleSuccess, strings.Repeat("a", transaction.MaxOracleResultSize), true},
+		{"empty body", u + "/empty", nil, transaction.OracleError, "", true},
+		{"not utf-8", u + "/not-utf8", nil, transaction.OracleError, "", true},
+		{"redirects", u + "/r2", strp("$.store.book[1].title"), transaction.OracleSuccess, `["Moby Dick"]`, true},
+		{"too many redirects", u + "/r3", nil, transaction.OracleForbidden, "", false},
+		{"https to http", u + "/to-plain", nil, transaction.OracleForbidden, "", false},
+		{"http", ds.plain.URL + "/json", nil, transaction.OracleProtocolNotSupported, "", false},
+		{"neofs", "neofs:6pJtLUnGqDxE2EitZYLsDzsfTDVegD6BrRUn8QAFZWyt/5Cyxb3wrHDw5pqY63hb5otCSsJ24ZfYmsA8NAjtho2gr", nil, transaction.OracleError, "", false},
+		{"ftp", "ftp://example.com/x", nil, transaction.OracleProtocolNotSupported, "", false},
+		{"malformed", "not a url", nil, transaction.OracleProtocolNotSupported, "", false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			resp := s.fetch(context.Background(), 7, &neostate.OracleRequest{URL: c.url, Filter: c.filter})
+			resp, served := s.fetch(context.Background(), 7, &neostate.OracleRequest{URL: c.url, Filter: c.filter})
+			require.Equal(t, c.served, served)
 			require.Equal(t, uint64(7), resp.ID)
 			require.Equal(t, c.code, resp.Code, "result %q", resp.Result)
 			require.Equal(t, c.result, string(resp.Result))
@@ -166,7 +166,7 @@ func TestFetchTimeout(t *testing.T) {
 	ds := newDataServer(t)
 	s := fetchService(t, ds, func(c *config.OracleConfiguration) { c.RequestTimeout = 200 * time.Millisecond })
 	for _, path := range []string{"/slow", "/slow-body"} {
-		resp := s.fetch(context.Background(), 1, &neostate.OracleRequest{URL: ds.tls.URL + path})
+		resp, _ := s.fetch(context.Background(), 1, &neostate.OracleRequest{URL: ds.tls.URL + path})
 		require.Equal(t, transaction.OracleError, resp.Code, path)
 		require.Empty(t, resp.Result)
 	}
@@ -177,11 +177,12 @@ func TestFetchTimeout(t *testing.T) {
 func TestFetchPrivateHost(t *testing.T) {
 	ds := newDataServer(t)
 	s := fetchService(t, ds, func(c *config.OracleConfiguration) { c.AllowPrivateHost = false })
-	resp := s.fetch(context.Background(), 1, &neostate.OracleRequest{URL: ds.tls.URL + "/json"})
+	resp, served := s.fetch(context.Background(), 1, &neostate.OracleRequest{URL: ds.tls.URL + "/json"})
+	require.False(t, served)
 	require.Equal(t, transaction.OracleForbidden, resp.Code)
 	_, port, err := net.SplitHostPort(ds.tls.Listener.Addr().String())
 	require.NoError(t, err)
-	resp = s.fetch(context.Background(), 1, &neostate.OracleRequest{URL: "https://localhost:" + port + "/json"})
+	resp, _ = s.fetch(context.Background(), 1, &neostate.OracleRequest{URL: "https://localhost:" + port + "/json"})
 	require.Equal(t, transaction.OracleForbidden, resp.Code)
 }
 

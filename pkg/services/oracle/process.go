@@ -45,9 +45,24 @@ func (s *Service) process(ctx context.Context, r request) error {
 		return err
 	}
 	start := time.Now()
-	resp := s.fetch(ctx, r.ID, r.Req)
+	resp, served := s.fetch(ctx, r.ID, r.Req)
 	if ctx.Err() != nil {
 		return nil // stopping: an interrupted fetch is not an answer
+	}
+	if served && r.params != nil {
+		// The reference builds the response after the fetch: one that
+		// waited for a server sees the request's block stored and its
+		// transaction out of the pool.
+		r.params, r.pooled = nil, false
+		if p, err = s.cfg.Ledger.OracleParams(); err != nil {
+			return fmt.Errorf("oracle: chain values: %w", err)
+		}
+		if acc, err = newOracleAccount(p.OracleNodes); err != nil {
+			return err
+		}
+		if key = s.ourKey(p.OracleNodes); key == nil {
+			return nil
+		}
 	}
 	s.metrics.fetch.Observe(time.Since(start).Seconds())
 	s.metrics.requests.WithLabelValues(resp.Code.String()).Inc()
