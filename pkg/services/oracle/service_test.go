@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
 	"github.com/stretchr/testify/require"
 
 	"github.com/n3d-io/n3d/pkg/config"
@@ -54,7 +56,8 @@ func (n *node) sentResponses() []Response {
 	return append([]Response(nil), n.sent...)
 }
 
-func newNode(t *testing.T, tc *testChain, ds *dataServer, key *keys.PrivateKey, clock *fakeClock) *node {
+func newNode(t *testing.T, tc *testChain, ds *dataServer, key *keys.PrivateKey, clock *fakeClock,
+	reg ...prometheus.Registerer) *node {
 	n := &node{key: key, relayed: make(chan *transaction.Transaction, 16)}
 	cfg := Config{
 		Oracle: config.OracleConfiguration{Enabled: true, AllowPrivateHost: true, RequestTimeout: 30 * time.Second,
@@ -76,6 +79,9 @@ func newNode(t *testing.T, tc *testChain, ds *dataServer, key *keys.PrivateKey, 
 	}
 	if clock != nil {
 		cfg.Now = clock.Now
+	}
+	if len(reg) > 0 {
+		cfg.Registerer = reg[0]
 	}
 	s, err := New(cfg)
 	require.NoError(t, err)
@@ -123,7 +129,8 @@ func TestEndToEnd(t *testing.T) {
 	ds := newDataServer(t)
 	key := testKey(t, "oracle 1")
 	tc := newTestChain(t, keys.PublicKeys{key.PublicKey()})
-	n := newNode(t, tc, ds, key, nil)
+	reg := prometheus.NewRegistry()
+	n := newNode(t, tc, ds, key, nil, reg)
 
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -158,6 +165,13 @@ func TestEndToEnd(t *testing.T) {
 	reqs, err := tc.c.OracleRequests()
 	require.NoError(t, err)
 	require.Empty(t, reqs)
+
+	require.Equal(t, 1.0, metricValue(t, n.s.metrics.requests.WithLabelValues("Success")))
+	require.Equal(t, 1.0, metricValue(t, n.s.metrics.relayed.WithLabelValues("main")))
+	require.Equal(t, 0.0, metricValue(t, n.s.metrics.pending))
+	mfs, err := reg.Gather()
+	require.NoError(t, err)
+	require.NotEmpty(t, mfs)
 }
 
 // TestResponseTxFees: the response transaction pays exactly the network
@@ -407,4 +421,14 @@ func TestNewValidates(t *testing.T) {
 		_, err := New(cfg)
 		require.ErrorIs(t, err, ErrConfig, name)
 	}
+}
+
+// metricValue reads a counter or gauge.
+func metricValue(t *testing.T, c prometheus.Metric) float64 {
+	var m dto.Metric
+	require.NoError(t, c.Write(&m))
+	if m.Counter != nil {
+		return m.Counter.GetValue()
+	}
+	return m.Gauge.GetValue()
 }
