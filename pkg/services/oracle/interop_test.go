@@ -62,32 +62,7 @@ func TestInteropMixedOracles(t *testing.T) {
 	// n3d's side: its chain, its service, the endpoint neo-go sends its
 	// signatures to.
 	var svc *Service
-	sigServer := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var req struct {
-			Params []json.RawMessage `json:"params"`
-		}
-		body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<16))
-		if json.Unmarshal(body, &req) != nil || len(req.Params) != 4 {
-			http.Error(w, "bad request", http.StatusBadRequest)
-			return
-		}
-		var pubS, txS, msgS string
-		var id uint64
-		_ = json.Unmarshal(req.Params[0], &pubS)
-		_ = json.Unmarshal(req.Params[1], &id)
-		_ = json.Unmarshal(req.Params[2], &txS)
-		_ = json.Unmarshal(req.Params[3], &msgS)
-		pb, _ := base64.StdEncoding.DecodeString(pubS)
-		txSig, _ := base64.StdEncoding.DecodeString(txS)
-		msgSig, _ := base64.StdEncoding.DecodeString(msgS)
-		pub, err := keys.NewPublicKeyFromBytes(pb)
-		if err != nil || !VerifyResponse(pub, id, txSig, msgSig) {
-			_, _ = w.Write([]byte(`{"jsonrpc":"2.0","id":1,"error":{"code":-508,"message":"Invalid signature"}}`))
-			return
-		}
-		svc.AddResponse(pub, id, txSig)
-		_, _ = w.Write([]byte(`{"jsonrpc":"2.0","id":1,"result":{}}`))
-	}))
+	sigServer := httptest.NewServer(submitEndpoint(func() *Service { return svc }))
 	t.Cleanup(sigServer.Close)
 
 	rpcURL := startNeogoOracleNode(t, bin, protocol, ds, sigServer.URL)
@@ -314,4 +289,36 @@ func freeAddr(t *testing.T) string {
 	require.NoError(t, err)
 	defer l.Close()
 	return l.Addr().String()
+}
+
+// submitEndpoint is a minimal submitoracleresponse server for the
+// service svc returns: it checks the message signature as the RPC method
+// does and hands the signature over.
+func submitEndpoint(svc func() *Service) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			Params []json.RawMessage `json:"params"`
+		}
+		body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<16))
+		if json.Unmarshal(body, &req) != nil || len(req.Params) != 4 {
+			http.Error(w, "bad request", http.StatusBadRequest)
+			return
+		}
+		var pubS, txS, msgS string
+		var id uint64
+		_ = json.Unmarshal(req.Params[0], &pubS)
+		_ = json.Unmarshal(req.Params[1], &id)
+		_ = json.Unmarshal(req.Params[2], &txS)
+		_ = json.Unmarshal(req.Params[3], &msgS)
+		pb, _ := base64.StdEncoding.DecodeString(pubS)
+		txSig, _ := base64.StdEncoding.DecodeString(txS)
+		msgSig, _ := base64.StdEncoding.DecodeString(msgS)
+		pub, err := keys.NewPublicKeyFromBytes(pb)
+		if err != nil || !VerifyResponse(pub, id, txSig, msgSig) {
+			_, _ = w.Write([]byte(`{"jsonrpc":"2.0","id":1,"error":{"code":-508,"message":"Invalid signature"}}`))
+			return
+		}
+		svc().AddResponse(pub, id, txSig)
+		_, _ = w.Write([]byte(`{"jsonrpc":"2.0","id":1,"result":{}}`))
+	})
 }
