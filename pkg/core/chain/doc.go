@@ -20,6 +20,8 @@
 //	reset.go          db reset: roll back to the state after a block, resumable
 //	stateroot.go      per-height state root records
 //	query.go          blocks, headers, transactions (bloom filter), logs, roots
+//	oracle.go         what an oracle node reads: OracleParams, OracleRequests,
+//	                  OracleVerifyGas
 //	subscribe.go      event subscriptions that never block block processing
 //	restore.go        .acc restore (dump read and decoded ahead, signatures
 //	                  pre-verified on a worker) and dump

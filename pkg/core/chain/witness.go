@@ -230,6 +230,12 @@ func (c *Chain) VerifyWitness(h util.Uint160, container any, w *transaction.Witn
 
 // runWitness runs w on a private layer of d (discarded afterwards).
 func (c *Chain) runWitness(d *dao.DAO, container any, h util.Uint160, w *transaction.Witness, gasLimit int64) (int64, error) {
+	return c.runWitnessFee(d, container, h, w, gasLimit, -1)
+}
+
+// runWitnessFee is runWitness with the picoGAS fee factor pico (the
+// Verification engine's, verificationFeeFactor, when negative).
+func (c *Chain) runWitnessFee(d *dao.DAO, container any, h util.Uint160, w *transaction.Witness, gasLimit, pico int64) (int64, error) {
 	if gasLimit < 0 {
 		return 0, fmt.Errorf("negative verification GAS limit %d", gasLimit)
 	}
@@ -239,7 +245,7 @@ func (c *Chain) runWitness(d *dao.DAO, container any, h util.Uint160, w *transac
 	}
 	layer := d.Private()
 	defer func() { _ = layer.Discard() }()
-	ic, err := c.verificationContext(layer, container, gasLimit)
+	ic, err := c.verificationContext(layer, container, gasLimit, pico)
 	if err != nil {
 		return 0, err
 	}
@@ -308,8 +314,9 @@ func (c *Chain) loadVerification(ic *interop.Context, h util.Uint160, w *transac
 
 // verificationContext is the reference's Verification engine: no
 // persisting block (hardforks count as enabled when configured at all),
-// the current state's fee factor and storage price, gasLimit datoshi.
-func (c *Chain) verificationContext(d *dao.DAO, container any, gasLimit int64) (*interop.Context, error) {
+// the current state's fee factor (pico when not negative) and storage
+// price, gasLimit datoshi.
+func (c *Chain) verificationContext(d *dao.DAO, container any, gasLimit, pico int64) (*interop.Context, error) {
 	var cont interop.Container
 	switch x := container.(type) {
 	case *transaction.Transaction:
@@ -325,9 +332,11 @@ func (c *Chain) verificationContext(d *dao.DAO, container any, gasLimit int64) (
 	if n == nil {
 		return nil, fmt.Errorf("%w: no native contracts to verify with", ErrBadConfig)
 	}
-	pico, err := c.verificationFeeFactor(d)
-	if err != nil {
-		return nil, err
+	if pico < 0 {
+		var err error
+		if pico, err = c.verificationFeeFactor(d); err != nil {
+			return nil, err
+		}
 	}
 	sp, err := n.StoragePrice(d)
 	if err != nil {

@@ -115,6 +115,7 @@ func TestMethodErrors(t *testing.T) {
 		{bad, "getnep11properties", []any{noHash, "zz"}},
 		{result.ExecutionFailedCode, "getnep11properties", []any{noHash, "00"}},
 		{result.UnknownSessionCode, "terminatesession", []any{"de9e6b83-430b-4cac-b41d-f32be41f169f"}},
+		{OracleDisabledCode, "submitoracleresponse", nil},
 	}
 	for _, c := range cases {
 		n.fail(t, c.code, c.method, c.params...)

@@ -63,6 +63,7 @@ func init() {
 		"invokescripthistoric":         (*Server).invokeScriptHistoric,
 		"sendrawtransaction":           (*Server).sendRawTransaction,
 		"submitblock":                  (*Server).submitBlock,
+		"submitoracleresponse":         (*Server).submitOracleResponse,
 		"terminatesession":             (*Server).terminateSession,
 		"traverseiterator":             (*Server).traverseIterator,
 		"validateaddress":              (*Server).validateAddress,

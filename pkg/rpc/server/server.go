@@ -88,6 +88,9 @@ type Config struct {
 	// nil: no chain or no mempool events).
 	ChainEvents ChainEvents
 	PoolEvents  PoolEvents
+	// Oracle receives submitoracleresponse's signatures (oracle.go; nil:
+	// the method answers that the oracle service is not running).
+	Oracle OracleHandler
 }
 
 // Peers is the P2P server as getconnectioncount and getpeers read it.
