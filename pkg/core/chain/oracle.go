@@ -35,16 +35,7 @@ type OracleParams struct {
 	OracleNodes keys.PublicKeys
 }
 
-// oracleNatives is what OracleParams and OracleRequests read beyond
-// ledgerNatives; NativeSet implements it.
-type oracleNatives interface {
-	ledgerNatives
-	OracleRequests(d *dao.DAO) (map[uint64]*neostate.OracleRequest, error)
-}
-
-var _ oracleNatives = (*NativeSet)(nil)
-
-// OracleRequests implements oracleNatives.
+// OracleRequests lists the pending oracle requests of the state d by id.
 func (n *NativeSet) OracleRequests(d *dao.DAO) (map[uint64]*neostate.OracleRequest, error) {
 	return n.Governance.Oracle.Requests(d)
 }
@@ -124,9 +115,9 @@ func (c *Chain) OracleRequests() (map[uint64]*neostate.OracleRequest, error) {
 	if c.closed.Load() {
 		return nil, ErrClosed
 	}
-	n, ok := c.cfg.Natives.(oracleNatives)
-	if !ok {
-		return nil, fmt.Errorf("%w: the native set cannot list oracle requests", ErrBadConfig)
+	n, err := c.ledgerNativeSet()
+	if err != nil {
+		return nil, err
 	}
 	d := c.view()
 	r, err := n.OracleRequests(d)

@@ -7,17 +7,17 @@ import (
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
 	"github.com/n3d-io/n3d/pkg/rpc/params"
 	"github.com/n3d-io/n3d/pkg/rpc/result"
-	"github.com/n3d-io/n3d/pkg/services/oracle"
 )
 
 // OracleHandler is the oracle service as submitoracleresponse feeds it
-// (*oracle.Service): another oracle node's signature of the response to a
-// request, whose message signature the server has checked.
+// (pkg/services/oracle's Service, wired by pkg/node): VerifyResponse
+// checks the message signature of a submitted response, AddResponse takes
+// another oracle node's signature of the response to a request once the
+// server has checked it.
 type OracleHandler interface {
+	VerifyResponse(pub *keys.PublicKey, reqID uint64, txSig, msgSig []byte) bool
 	AddResponse(pub *keys.PublicKey, reqID uint64, txSig []byte)
 }
-
-var _ OracleHandler = (*oracle.Service)(nil)
 
 // OracleDisabledCode is neo-go's code for an oracle method on a node
 // without the oracle service.
@@ -28,7 +28,7 @@ var errOracleDisabled = &result.Error{Code: OracleDisabledCode, Message: "Oracle
 
 // submitOracleResponse is submitoracleresponse(public key, request id, tx
 // signature, message signature), keys and signatures in base64: the
-// message signature must be the key's over oracle.ResponseMessage; the
+// message signature must be the key's over the oracle's response message; the
 // answer is an empty object.
 func (s *Server) submitOracleResponse(ps params.Params) (any, *result.Error) {
 	if s.cfg.Oracle == nil {
@@ -54,7 +54,7 @@ func (s *Server) submitOracleResponse(ps params.Params) (any, *result.Error) {
 	if err != nil {
 		return nil, result.NewInvalidParamsError(fmt.Sprintf("msg signature is missing: %s", err))
 	}
-	if !oracle.VerifyResponse(pub, uint64(reqID), txSig, msgSig) {
+	if !s.cfg.Oracle.VerifyResponse(pub, uint64(reqID), txSig, msgSig) {
 		return nil, result.ErrInvalidSignature
 	}
 	s.cfg.Oracle.AddResponse(pub, uint64(reqID), txSig)

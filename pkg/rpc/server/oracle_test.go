@@ -24,6 +24,11 @@ type oracleRecorder struct {
 	got   chan struct{}
 }
 
+// VerifyResponse checks the message signature as the service does.
+func (o *oracleRecorder) VerifyResponse(pub *keys.PublicKey, reqID uint64, txSig, msgSig []byte) bool {
+	return oracle.VerifyResponse(pub, reqID, txSig, msgSig)
+}
+
 func (o *oracleRecorder) AddResponse(pub *keys.PublicKey, reqID uint64, txSig []byte) {
 	o.mu.Lock()
 	o.calls = append(o.calls, oracle.Response{PublicKey: pub, RequestID: reqID, TxSignature: txSig})

@@ -43,6 +43,12 @@ func VerifyResponse(pub *keys.PublicKey, reqID uint64, txSig, msgSig []byte) boo
 	return pub.VerifyMessage(msgSig, ResponseMessage(pub, reqID, txSig))
 }
 
+// VerifyResponse is the package's VerifyResponse, as the RPC server's
+// OracleHandler asks for it.
+func (s *Service) VerifyResponse(pub *keys.PublicKey, reqID uint64, txSig, msgSig []byte) bool {
+	return VerifyResponse(pub, reqID, txSig, msgSig)
+}
+
 // senderQueue is the number of responses waiting for one node; more are
 // dropped (the reference's queue size).
 const senderQueue = 16
