@@ -29,7 +29,7 @@ var (
 // journal is the service's view of the SignLog at the height dBFT works on.
 type journal struct {
 	height uint32
-	own    []*Payload           // the node's own recorded payloads, oldest first
+	own    []*Payload            // the node's own recorded payloads, oldest first
 	logged map[util.Uint256]bool // hashes of every recorded payload
 }
 
