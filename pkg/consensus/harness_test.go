@@ -423,14 +423,19 @@ func (n *testNet) logLen() int {
 // waitSent waits until nd broadcast a payload of type t at height h and
 // returns the first.
 func (n *testNet) waitSent(nd *testNode, t MessageType, h uint32) *Payload {
+	return n.waitSentAfter(nd, 0, func(p *Payload) bool { return p.Msg.Type == t && p.Msg.BlockIndex == h })
+}
+
+// waitSentAfter waits until nd broadcast a payload that matches, from
+// the from-th of the log on, and returns the first.
+func (n *testNet) waitSentAfter(nd *testNode, from int, match func(*Payload) bool) *Payload {
 	var got *Payload
 	require.Eventually(n.t, func() bool {
-		ps := n.sentBy(nd, 0, func(p *Payload) bool { return p.Msg.Type == t && p.Msg.BlockIndex == h })
-		if len(ps) > 0 {
+		if ps := n.sentBy(nd, from, match); len(ps) > 0 {
 			got = ps[0]
 		}
 		return got != nil
-	}, 30*time.Second, time.Millisecond, "%s sent no %s at height %d", nd.name, t, h)
+	}, 30*time.Second, time.Millisecond, "%s did not send the payload waited for", nd.name)
 	return got
 }
 
