@@ -135,12 +135,20 @@ type testNode struct {
 
 	muted   atomic.Bool // outgoing payloads are dropped
 	running atomic.Bool
-	svc     *Service
+	run     atomic.Pointer[nodeRun] // the current service, read from any goroutine
 	cancel  context.CancelFunc
 	done    chan error
-	inbox   chan *payload.Extensible
 	signLog *FileSignLog // kept across restarts
 }
+
+// nodeRun is one run of a node's service and its inbox.
+type nodeRun struct {
+	svc   *Service
+	inbox chan *payload.Extensible
+}
+
+// svc returns the node's current service.
+func (nd *testNode) svc() *Service { return nd.run.Load().svc }
 
 // testNet is an in-process network: broadcast reaches every running
 // node through its inbox (as a P2P server would queue it), blocks are
@@ -250,7 +258,7 @@ func (nd *testNode) connectedPeers() int {
 func (n *testNet) notifyPeers() {
 	for _, o := range n.nodes {
 		if o.running.Load() {
-			o.svc.NotifyPeers()
+			o.svc().NotifyPeers()
 		}
 	}
 }
@@ -262,9 +270,9 @@ func (nd *testNode) startWith(cfg Config) {
 	svc, err := New(cfg)
 	require.NoError(nd.net.t, err)
 	ctx, cancel := context.WithCancel(context.Background())
-	nd.svc, nd.cancel, nd.done = svc, cancel, make(chan error, 1)
-	nd.inbox = make(chan *payload.Extensible, 10000)
-	inbox := nd.inbox
+	nd.cancel, nd.done = cancel, make(chan error, 1)
+	inbox := make(chan *payload.Extensible, 10000)
+	nd.run.Store(&nodeRun{svc: svc, inbox: inbox})
 	go func() { nd.done <- svc.Run(ctx) }()
 	go func() {
 		for {
@@ -317,7 +325,7 @@ func (nd *testNode) broadcast(e *payload.Extensible) {
 		cp := new(payload.Extensible)
 		decode(nd.net.t, raw, cp)
 		select {
-		case o.inbox <- cp:
+		case o.run.Load().inbox <- cp:
 		default:
 			nd.net.t.Errorf("%s: inbox full", o.name)
 		}
@@ -347,7 +355,7 @@ func (nd *testNode) processBlock(b *block.Block) error {
 				}
 			}
 			if o.running.Load() {
-				o.svc.NotifyBlock()
+				o.svc().NotifyBlock()
 			}
 		}()
 	}
@@ -360,7 +368,7 @@ func (nd *testNode) requestTx(hashes ...util.Uint256) {
 		tx := nd.net.all[h]
 		nd.net.mu.Unlock()
 		if tx != nil {
-			svc := nd.svc
+			svc := nd.svc()
 			go svc.OnTransaction(tx)
 		}
 	}

@@ -180,7 +180,7 @@ func TestMaxTimePerBlockWaitsForTransactions(t *testing.T) {
 	require.Equal(t, uint32(1), nd.chain.BlockHeight(), "no block without transactions")
 	tx := n.bftTransfer(1, ks[:1])
 	nd.pool.add(tx)
-	nd.svc.NotifyPoolTransaction()
+	nd.svc().NotifyPoolTransaction()
 	n.waitHeight(2, 5*time.Second)
 	b, err := nd.chain.GetBlockByIndex(2)
 	require.NoError(t, err)
