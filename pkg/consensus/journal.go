@@ -52,14 +52,21 @@ func (s *Service) loadJournal(h uint32) {
 	}
 }
 
-// enterHeight moves the journal to height h and prunes older heights.
+// signLogKeep is how many heights below the current one the sign log
+// keeps: a crash may cost the chain its last blocks (not yet persisted),
+// and the node must still know what it signed for them when it makes
+// them again.
+const signLogKeep = 64
+
+// enterHeight moves the journal to height h and prunes the heights more
+// than signLogKeep below.
 func (s *Service) enterHeight(h uint32) {
 	if s.journal.height == h && s.journal.logged != nil {
 		return
 	}
 	s.loadJournal(h)
-	if s.cfg.SignLog != nil {
-		if err := s.cfg.SignLog.Prune(h); err != nil {
+	if s.cfg.SignLog != nil && h > signLogKeep {
+		if err := s.cfg.SignLog.Prune(h - signLogKeep); err != nil {
 			s.log.Warn("cannot prune the sign log", zap.Error(err))
 		}
 	}
