@@ -246,7 +246,7 @@ func (s *Service) forget(p *Payload) {
 // restore replays the records of the height dBFT starts at: the
 // payloads of others as if received, the node's own so that dBFT knows
 // what it sent (a recorded Commit locks the round as it did before the
-// restart), then sends the recorded Commit again.
+// restart), then sends the recorded Commit again with its preparation.
 func (s *Service) restore() {
 	if len(s.journal.logged) == 0 || s.cfg.SignLog == nil {
 		return
@@ -279,8 +279,16 @@ func (s *Service) restore() {
 	}
 	s.log.Info("consensus state restored from the sign log", zap.Uint32("height", h),
 		zap.Int("payloads", fed), zap.Uint8("view", s.dbft.ViewNumber), zap.Bool("committed", c != nil))
-	if c != nil {
-		e := c.Extensible
-		s.cfg.Broadcast(&e)
+	if c == nil {
+		return
+	}
+	// Send the Commit again, after the preparation it rests on: a peer
+	// still in that view may miss both.
+	for _, p := range s.journal.own {
+		if p.Msg.ViewNumber == c.Msg.ViewNumber &&
+			(p.Msg.Type == PrepareRequestType || p.Msg.Type == PrepareResponseType || p.Msg.Type == CommitType) {
+			e := p.Extensible
+			s.cfg.Broadcast(&e)
+		}
 	}
 }
