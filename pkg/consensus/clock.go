@@ -104,6 +104,10 @@ func (t *roundTimer) Extend(d time.Duration) {
 	}
 }
 
+// firedAtOnce tells whether the last deadline was not in the future and
+// its fire is still to be taken.
+func (t *roundTimer) firedAtOnce() bool { return t.t == nil && len(t.now) > 0 }
+
 func (t *roundTimer) stop() {
 	if t.t != nil {
 		t.t.Stop()

@@ -42,6 +42,7 @@ type Service struct {
 	poolWake  chan struct{} // cap 1: the mempool got a transaction
 	peerWake  chan struct{} // cap 1: a peer connected
 	clock     Clock
+	timer     *roundTimer // dBFT's
 
 	started atomic.Bool
 	done    chan struct{} // closed when Run returns
@@ -75,6 +76,7 @@ func New(cfg Config) (*Service, error) {
 		clock:     cfg.Clock,
 	}
 	tm := newRoundTimer(cfg.Clock)
+	s.timer = tm
 	opts := []func(*dbft.Config[util.Uint256]){
 		dbft.WithLogger[util.Uint256](s.log.Named("dbft")),
 		dbft.WithTimer[util.Uint256](tm),
@@ -175,11 +177,23 @@ func (s *Service) start() error {
 	s.loadJournal(hdr.Index + 1)
 	s.log.Info("starting consensus", zap.Uint32("height", hdr.Index+1))
 	s.dbft.Start(hdr.Timestamp * nsPerMs)
+	s.fixFirstTimeout()
 	if s.dbft.BlockIndex == hdr.Index+1 {
 		s.restore()
 	}
 	s.requestRecovery()
 	return nil
+}
+
+// fixFirstTimeout gives a backup starting at height 1 its full view 0
+// timeout. dBFT takes the time since the previous block off it, and
+// before its first round it counts that from the zero time: the backup
+// would time out at once and, having heard two others already, ask for a
+// view change at the start of the network.
+func (s *Service) fixFirstTimeout() {
+	if s.dbft.BlockIndex == 1 && s.dbft.IsBackup() && s.timer.firedAtOnce() {
+		s.timer.Reset(s.dbft.BlockIndex, s.dbft.ViewNumber, s.cfg.TimePerBlock()<<1)
+	}
 }
 
 // afterEvent catches up with the chain and publishes whether the round
