@@ -153,11 +153,11 @@ func (s *Service) record(p *Payload) error {
 	var hashes []util.Uint256
 	for _, c := range ctx {
 		if h := c.Hash(); !s.journal.logged[h] && !slices.Contains(hashes, h) && len(c.Witness.InvocationScript) > 0 {
-			entries = append(entries, LogEntry{Data: encodeExtensible(&c.Extensible)})
+			entries = append(entries, LogEntry{Data: encodePayload(c)})
 			hashes = append(hashes, h)
 		}
 	}
-	entries = append(entries, LogEntry{Own: true, Data: encodeExtensible(&p.Extensible)})
+	entries = append(entries, LogEntry{Own: true, Data: encodePayload(p)})
 	if err := s.cfg.SignLog.Append(p.Msg.BlockIndex, entries...); err != nil {
 		return fmt.Errorf("consensus: recording a %s: %w", p.Msg.Type, err)
 	}
@@ -173,9 +173,11 @@ func (s *Service) record(p *Payload) error {
 	return nil
 }
 
-func encodeExtensible(e *payload.Extensible) []byte {
+// encodePayload encodes a payload's extensible with its witness.
+func encodePayload(p *Payload) []byte {
+	p.ensureData()
 	w := io.NewBufBinWriter()
-	e.EncodeBinary(w.BinWriter)
+	p.Extensible.EncodeBinary(w.BinWriter)
 	return w.Bytes()
 }
 
