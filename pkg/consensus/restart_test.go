@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/n3d-io/n3d/pkg/core/block"
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
@@ -191,4 +193,45 @@ func TestUnrecordedMessagesAreNotSent(t *testing.T) {
 	nd.stop()
 	require.Empty(t, sent)
 	require.Zero(t, nd.chain.BlockHeight())
+}
+
+// A validator that committed in view 1 restarts: the change views it
+// recorded bring dBFT back to view 1 with the proposal and its Commit.
+func TestRestartRebuildsTheView(t *testing.T) {
+	n := fourValidators(t)
+	p0 := n.nodeAt(1) // primary of height 1, view 0: silent
+	x := n.nodeAt(2)  // backup in views 0 and 1
+	n.setFilter(func(from, to *testNode, p *Payload) bool {
+		switch {
+		case from == p0:
+			return false
+		case p.Msg.Type == PrepareResponseType || p.Msg.Type == RecoveryMessageType:
+			return to == x
+		case p.Msg.Type == CommitType:
+			return from != x
+		}
+		return true
+	})
+	n.startAll()
+	commit := n.waitSent(x, CommitType, 1)
+	require.Equal(t, byte(1), commit.Msg.ViewNumber)
+	x.stop()
+
+	n.setFilter(nil)
+	core, logs := observer.New(zap.InfoLevel)
+	cfg := x.config()
+	cfg.Logger = zap.New(core)
+	mark := n.logLen()
+	x.startWith(cfg)
+	n.waitSentAfter(x, mark, func(p *Payload) bool { return p.Msg.Type == CommitType })
+	restored := logs.FilterMessage("consensus state restored from the sign log").All()
+	require.Len(t, restored, 1)
+	fields := restored[0].ContextMap()
+	require.EqualValues(t, 1, fields["view"], "dBFT back in view 1")
+	require.Equal(t, true, fields["committed"])
+	n.waitHeight(1, 30*time.Second)
+	n.requireSameChains(1)
+	for _, p := range n.sentBy(x, mark, func(p *Payload) bool { return p.Msg.Type == CommitType }) {
+		require.Equal(t, commit.Data, p.Data)
+	}
 }
