@@ -235,3 +235,49 @@ func TestRestartRebuildsTheView(t *testing.T) {
 		require.Equal(t, commit.Data, p.Data)
 	}
 }
+
+// A crash may cost a validator the last blocks of its chain (made, not
+// yet persisted). Restarted below a height it committed at, with its
+// sign log, it sends that same Commit again and signs nothing else there.
+func TestRestartBelowACommittedHeight(t *testing.T) {
+	n := fourValidators(t)
+	n.startAll()
+	n.waitHeight(3, 30*time.Second)
+	x := n.nodes[0]
+	x.stop()
+	var commit *Payload
+	for _, p := range n.sentBy(x, 0, func(p *Payload) bool { return p.Msg.Type == CommitType }) {
+		if p.Msg.BlockIndex <= x.chain.BlockHeight() {
+			commit = p
+		}
+	}
+	require.NotNil(t, commit, "x committed to none of its blocks")
+	h := commit.Msg.BlockIndex
+
+	// The same key and sign log on a chain that has lost the blocks from h on.
+	y := n.newNode("node0-restarted", x.key)
+	require.NoError(t, y.signLog.Close())
+	y.signLog = x.signLog
+	for i := uint32(1); i < h; i++ {
+		b, err := x.chain.GetBlockByIndex(i)
+		require.NoError(t, err)
+		cp, err := block.NewBlockFromBytes(encode(t, b))
+		require.NoError(t, err)
+		require.NoError(t, y.chain.AddBlock(cp))
+	}
+	n.nodes[0] = y
+	mark := n.logLen()
+	y.start()
+	again := n.waitSentAfter(y, mark, func(p *Payload) bool {
+		return p.Msg.Type == CommitType && p.Msg.BlockIndex == h
+	})
+	require.Equal(t, commit.Data, again.Data)
+	for _, nd := range n.nodes {
+		nd.stop()
+	}
+	for _, p := range n.sentBy(y, mark, func(p *Payload) bool { return p.Msg.BlockIndex == h }) {
+		if p.Msg.Type == CommitType {
+			require.Equal(t, commit.Data, p.Data)
+		}
+	}
+}
