@@ -166,7 +166,7 @@ func (s *Service) Run(ctx context.Context) error {
 	}
 }
 
-// start starts dBFT at the height after hdr, rebuilds the round from the
+// start starts dBFT at the height after the chain's, rebuilds the round from the
 // sign log and asks the others for the round's state.
 func (s *Service) start() error {
 	hdr, err := s.cfg.Ledger.GetHeader(s.cfg.Ledger.CurrentBlockHash())
