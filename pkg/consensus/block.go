@@ -22,6 +22,9 @@ type dbftBlock struct {
 	b     block.Block
 	magic uint32
 	sig   []byte
+	// guard, when set, is asked before Sign signs: an error refuses the
+	// signature, a signature is used as it is (see headerSignature).
+	guard func(*dbftBlock) ([]byte, error)
 }
 
 var (
@@ -49,6 +52,16 @@ func (d *dbftBlock) Sign(key dbft.PrivateKey) error {
 	k, ok := key.(*keys.PrivateKey)
 	if !ok || k == nil {
 		return fmt.Errorf("%w: no signing key", ErrBadConfig)
+	}
+	if d.guard != nil {
+		sig, err := d.guard(d)
+		if err != nil {
+			return err
+		}
+		if sig != nil {
+			d.sig = sig
+			return nil
+		}
 	}
 	d.sig = k.Sign(d.b.SignData(d.magic))
 	return nil

@@ -139,6 +139,7 @@ func (s *Service) newPayload(c *dbft.Context[util.Uint256], t dbft.MessageType, 
 	if req, ok := msg.(*PrepareRequest); ok {
 		req.Version = block.VersionInitial
 		req.PrevHash = c.PrevHash
+		s.reuseProposal(c, req)
 	}
 	p := NewPayload(s.magic, Message{Type: MessageType(t), BlockIndex: c.BlockIndex,
 		ValidatorIndex: byte(c.MyIndex), ViewNumber: c.ViewNumber, Body: msg.(Body)})
@@ -178,7 +179,10 @@ func newRecoveryRequest(ts uint64) dbft.RecoveryRequest {
 
 func newRecoveryMessage() dbft.RecoveryMessage[util.Uint256] { return new(RecoveryMessage) }
 
-// broadcast signs a payload of ours and sends it.
+// broadcast signs a payload of ours, records it in the sign log and
+// sends it. A payload that conflicts with one signed before is not
+// signed (nor sent); one that cannot be recorded is not sent, and dBFT
+// forgets it.
 func (s *Service) broadcast(cp dbft.ConsensusPayload[util.Uint256]) {
 	p := cp.(*Payload)
 	k, ok := s.dbft.Priv.(*keys.PrivateKey)
@@ -186,7 +190,15 @@ func (s *Service) broadcast(cp dbft.ConsensusPayload[util.Uint256]) {
 		s.log.Error("no key to sign a consensus payload", zap.Stringer("type", p.Msg.Type))
 		return
 	}
+	if !s.mayBroadcast(p) {
+		return
+	}
 	p.Sign(k)
+	if err := s.record(p); err != nil {
+		s.log.Error("consensus message not sent: it cannot be recorded first", zap.Error(err))
+		s.forget(p)
+		return
+	}
 	e := p.Extensible
 	s.cfg.Broadcast(&e)
 }
@@ -271,7 +283,7 @@ func (s *Service) checkTransactions(txs []*transaction.Transaction) (util.Uint25
 
 // newBlockFromContext builds the proposed block's header.
 func (s *Service) newBlockFromContext(c *dbft.Context[util.Uint256]) dbft.Block[util.Uint256] {
-	b := &dbftBlock{magic: s.magic}
+	b := &dbftBlock{magic: s.magic, guard: s.headerSignature}
 	b.b.Version = block.VersionInitial
 	b.b.PrevHash = c.PrevHash
 	b.b.MerkleRoot = hash.MerkleRoot(c.TransactionHashes)

@@ -68,7 +68,7 @@ func TestProposalForBlockInChainIsStale(t *testing.T) {
 		sent <- p
 	}
 	late.startWith(cfg)
-	svc := late.svc
+	svc := late.svc()
 	// barrier asks for recovery at height h and waits for the answer:
 	// every payload queued before has been handled by then.
 	barrier := func(h uint32) {

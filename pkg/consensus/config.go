@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/nspcc-dev/dbft"
 	"go.uber.org/zap"
 
 	"github.com/n3d-io/n3d/pkg/config/netconfig"
@@ -78,8 +77,24 @@ type Config struct {
 	// StopTxFlow tells that the round needs no more transactions
 	// (optional).
 	StopTxFlow func()
-	// Timer is dBFT's timer (optional: real time).
-	Timer dbft.Timer
+	// Clock makes every timer of the service: dBFT's round timer, the
+	// wait for peers (optional: RealClock).
+	Clock Clock
+	// SignLog records the messages the node signs before they are sent,
+	// and gives them back after a restart (optional: none, and a
+	// restarted validator may then sign a message that conflicts with
+	// one it sent before). OpenSignLog keeps one in a file.
+	SignLog SignLog
+	// ConnectedPeers returns how many peers the node has a handshake with
+	// (optional: the first round starts at once). The first round waits
+	// until there are MinPeers, a consensus payload arrives, or StartWait
+	// passes; NotifyPeers ends the wait sooner than the poll.
+	ConnectedPeers func() int
+	// MinPeers is how many peers the first round waits for (optional: the
+	// other validators of a quorum, M-1).
+	MinPeers int
+	// StartWait bounds the wait for peers (optional: one minute).
+	StartWait time.Duration
 }
 
 // Validate checks that the required fields are set.
@@ -104,6 +119,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("%w: no validators", ErrBadConfig)
 	case c.Protocol.TimePerBlock <= 0 && c.TimePerBlock == nil:
 		return fmt.Errorf("%w: no TimePerBlock", ErrBadConfig)
+	case c.MinPeers < 0 || c.StartWait < 0:
+		return fmt.Errorf("%w: negative MinPeers or StartWait", ErrBadConfig)
 	}
 	for i, k := range c.Keys {
 		if k == nil {
@@ -130,5 +147,11 @@ func (c *Config) applyDefaults() {
 	}
 	if c.StopTxFlow == nil {
 		c.StopTxFlow = func() {}
+	}
+	if c.Clock == nil {
+		c.Clock = RealClock{}
+	}
+	if c.StartWait == 0 {
+		c.StartWait = defaultStartWait
 	}
 }

@@ -39,6 +39,16 @@
 // After every event the service checks whether the chain grew (its own
 // block or one from the network) and resets dBFT to the next height.
 //
+// # Restarts and the start
+//
+// Every message the node signs is recorded in Config.SignLog (fsynced)
+// before it is sent, and after a restart the service rebuilds the round
+// from the records: it never signs a Commit for another block of a height
+// it committed, nor a second proposal or response for a view (see
+// journal.go, OpenSignLog). The first round waits for Config.MinPeers
+// connected peers (Config.ConnectedPeers), so that the first proposal is
+// not sent to nobody. Every timer comes from Config.Clock.
+//
 // Everything else (P2P, mempool, chain) is reached through Config's func
 // fields and the Ledger interface, wired in pkg/node.
 package consensus

@@ -135,11 +135,20 @@ type testNode struct {
 
 	muted   atomic.Bool // outgoing payloads are dropped
 	running atomic.Bool
-	svc     *Service
+	run     atomic.Pointer[nodeRun] // the current service, read from any goroutine
 	cancel  context.CancelFunc
 	done    chan error
-	inbox   chan *payload.Extensible
+	signLog *FileSignLog // kept across restarts
 }
+
+// nodeRun is one run of a node's service and its inbox.
+type nodeRun struct {
+	svc   *Service
+	inbox chan *payload.Extensible
+}
+
+// svc returns the node's current service.
+func (nd *testNode) svc() *Service { return nd.run.Load().svc }
 
 // testNet is an in-process network: broadcast reaches every running
 // node through its inbox (as a P2P server would queue it), blocks are
@@ -149,14 +158,30 @@ type testNet struct {
 	t     *testing.T
 	cfg   config.Config
 	nodes []*testNode
-	mu    sync.Mutex // guards all and sent
-	all   map[util.Uint256]*transaction.Transaction
-	sent  map[MessageType]int // payloads broadcast, by type
+	clock Clock // of every node (nil: RealClock)
+
+	linksDown atomic.Bool // nothing is delivered, nodes have no peers
+	filter    atomic.Pointer[deliverFunc]
+	checker   signChecker
+
+	mu   sync.Mutex // guards all, sent and log
+	all  map[util.Uint256]*transaction.Transaction
+	sent map[MessageType]int // payloads broadcast, by type
+	log  []sentPayload       // every payload broadcast, in order
+}
+
+// deliverFunc tells whether a payload from one node reaches another.
+type deliverFunc func(from, to *testNode, p *Payload) bool
+
+// sentPayload is a payload a node's service broadcast.
+type sentPayload struct {
+	from *testNode
+	p    *Payload
 }
 
 func newTestNet(t *testing.T, cfgName string, keys []*keys.PrivateKey) *testNet {
 	n := &testNet{t: t, cfg: loadConfig(t, cfgName), all: map[util.Uint256]*transaction.Transaction{},
-		sent: map[MessageType]int{}}
+		sent: map[MessageType]int{}, checker: signChecker{t: t}}
 	for i, k := range keys {
 		n.nodes = append(n.nodes, n.newNode(fmt.Sprintf("node%d", i), k))
 	}
@@ -171,7 +196,10 @@ func (n *testNet) newNode(name string, k *keys.PrivateKey) *testNode {
 		Store: storage.NewMemoryStore(), Natives: ns, BloomCapacity: 1000})
 	require.NoError(n.t, err)
 	n.t.Cleanup(func() { _ = c.Close() })
-	return &testNode{net: n, name: name, key: k, chain: c, natives: ns, pool: new(testPool)}
+	sl, err := OpenSignLog(filepath.Join(n.t.TempDir(), name+".sign.log"))
+	require.NoError(n.t, err)
+	n.t.Cleanup(func() { _ = sl.Close() })
+	return &testNode{net: n, name: name, key: k, chain: c, natives: ns, pool: new(testPool), signLog: sl}
 }
 
 func (nd *testNode) nextBlockValidators() (keys.PublicKeys, error) {
@@ -206,6 +234,32 @@ func (nd *testNode) config() Config {
 		ProcessBlock:            nd.processBlock,
 		Broadcast:               nd.broadcast,
 		RequestTx:               nd.requestTx,
+		Clock:                   nd.net.clock,
+		SignLog:                 nd.signLog,
+		ConnectedPeers:          nd.connectedPeers,
+	}
+}
+
+// connectedPeers counts the running nodes linked to this one.
+func (nd *testNode) connectedPeers() int {
+	if nd.net.linksDown.Load() {
+		return 0
+	}
+	n := 0
+	for _, o := range nd.net.nodes {
+		if o != nd && o.running.Load() {
+			n++
+		}
+	}
+	return n
+}
+
+// notifyPeers tells every running service that its peers changed.
+func (n *testNet) notifyPeers() {
+	for _, o := range n.nodes {
+		if o.running.Load() {
+			o.svc().NotifyPeers()
+		}
 	}
 }
 
@@ -216,9 +270,9 @@ func (nd *testNode) startWith(cfg Config) {
 	svc, err := New(cfg)
 	require.NoError(nd.net.t, err)
 	ctx, cancel := context.WithCancel(context.Background())
-	nd.svc, nd.cancel, nd.done = svc, cancel, make(chan error, 1)
-	nd.inbox = make(chan *payload.Extensible, 10000)
-	inbox := nd.inbox
+	nd.cancel, nd.done = cancel, make(chan error, 1)
+	inbox := make(chan *payload.Extensible, 10000)
+	nd.run.Store(&nodeRun{svc: svc, inbox: inbox})
 	go func() { nd.done <- svc.Run(ctx) }()
 	go func() {
 		for {
@@ -233,6 +287,7 @@ func (nd *testNode) startWith(cfg Config) {
 		}
 	}()
 	nd.running.Store(true)
+	nd.net.notifyPeers()
 	nd.net.t.Cleanup(nd.stop)
 }
 
@@ -251,21 +306,26 @@ func (nd *testNode) stop() {
 }
 
 func (nd *testNode) broadcast(e *payload.Extensible) {
-	if nd.muted.Load() {
+	raw := encode(nd.net.t, e)
+	p, err := PayloadFromExtensible(uint32(nd.net.cfg.ProtocolConfiguration.Magic), e)
+	require.NoError(nd.net.t, err)
+	nd.net.checker.check(nd.name, p)
+	nd.net.mu.Lock()
+	nd.net.sent[p.Msg.Type]++
+	nd.net.log = append(nd.net.log, sentPayload{from: nd, p: p})
+	nd.net.mu.Unlock()
+	if nd.muted.Load() || nd.net.linksDown.Load() {
 		return
 	}
-	raw := encode(nd.net.t, e)
-	nd.net.mu.Lock()
-	nd.net.sent[MessageType(e.Data[0])]++
-	nd.net.mu.Unlock()
+	deliver := nd.net.filter.Load()
 	for _, o := range nd.net.nodes {
-		if o == nd || !o.running.Load() {
+		if o == nd || !o.running.Load() || (deliver != nil && !(*deliver)(nd, o, p)) {
 			continue
 		}
 		cp := new(payload.Extensible)
 		decode(nd.net.t, raw, cp)
 		select {
-		case o.inbox <- cp:
+		case o.run.Load().inbox <- cp:
 		default:
 			nd.net.t.Errorf("%s: inbox full", o.name)
 		}
@@ -295,7 +355,7 @@ func (nd *testNode) processBlock(b *block.Block) error {
 				}
 			}
 			if o.running.Load() {
-				o.svc.NotifyBlock()
+				o.svc().NotifyBlock()
 			}
 		}()
 	}
@@ -308,7 +368,7 @@ func (nd *testNode) requestTx(hashes ...util.Uint256) {
 		tx := nd.net.all[h]
 		nd.net.mu.Unlock()
 		if tx != nil {
-			svc := nd.svc
+			svc := nd.svc()
 			go svc.OnTransaction(tx)
 		}
 	}
@@ -321,7 +381,13 @@ func (nd *testNode) syncFrom(src *testNode) {
 		require.NoError(nd.net.t, err)
 		cp, err := block.NewBlockFromBytes(encode(nd.net.t, b))
 		require.NoError(nd.net.t, err)
-		require.NoError(nd.net.t, nd.chain.AddBlock(cp))
+		if err := nd.chain.AddBlock(cp); err != nil {
+			// A relay still under way may have added it first.
+			require.ErrorIs(nd.net.t, err, chain.ErrAlreadyExists)
+			got, ok := nd.chain.GetHeaderHash(h)
+			require.True(nd.net.t, ok)
+			require.Equal(nd.net.t, b.Hash(), got)
+		}
 	}
 }
 
@@ -335,6 +401,56 @@ func (nd *testNode) validatorIndex() int {
 		}
 	}
 	return -1
+}
+
+// setFilter makes deliver decide which payloads reach which node (nil:
+// all do).
+func (n *testNet) setFilter(deliver deliverFunc) {
+	if deliver == nil {
+		n.filter.Store(nil)
+		return
+	}
+	n.filter.Store(&deliver)
+}
+
+// sentBy returns the payloads nd broadcast from the index-th of the log
+// on that match.
+func (n *testNet) sentBy(nd *testNode, from int, match func(*Payload) bool) []*Payload {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	var out []*Payload
+	for _, sp := range n.log[min(from, len(n.log)):] {
+		if sp.from == nd && match(sp.p) {
+			out = append(out, sp.p)
+		}
+	}
+	return out
+}
+
+// logLen is the number of payloads broadcast so far.
+func (n *testNet) logLen() int {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return len(n.log)
+}
+
+// waitSent waits until nd broadcast a payload of type t at height h and
+// returns the first.
+func (n *testNet) waitSent(nd *testNode, t MessageType, h uint32) *Payload {
+	return n.waitSentAfter(nd, 0, func(p *Payload) bool { return p.Msg.Type == t && p.Msg.BlockIndex == h })
+}
+
+// waitSentAfter waits until nd broadcast a payload that matches, from
+// the from-th of the log on, and returns the first.
+func (n *testNet) waitSentAfter(nd *testNode, from int, match func(*Payload) bool) *Payload {
+	var got *Payload
+	require.Eventually(n.t, func() bool {
+		if ps := n.sentBy(nd, from, match); len(ps) > 0 {
+			got = ps[0]
+		}
+		return got != nil
+	}, 30*time.Second, time.Millisecond, "%s did not send the payload waited for", nd.name)
+	return got
 }
 
 func (n *testNet) sentCount(t MessageType) int {

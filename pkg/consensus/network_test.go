@@ -110,10 +110,17 @@ func TestRestartedNodeRecovers(t *testing.T) {
 	live := n.nodes[:3]
 	h := live[0].chain.BlockHeight()
 	n.waitHeight(h+2, 20*time.Second, live...)
+	mark := n.logLen()
 	b.stop()
 	live = []*testNode{n.nodes[0], n.nodes[1]}
-	// Two of four cannot agree: give them time to move views.
-	time.Sleep(3 * testTimePerBlock)
+	// Two of four cannot agree: wait until both timed out in their round
+	// (asked for a change view or for recovery).
+	for _, nd := range live {
+		n.waitSentAfter(nd, mark, func(p *Payload) bool {
+			return p.Msg.BlockIndex > nd.chain.BlockHeight() &&
+				(p.Msg.Type == ChangeViewType || p.Msg.Type == RecoveryRequestType)
+		})
+	}
 	a.syncFrom(n.nodes[0])
 	stalled := n.nodes[0].chain.BlockHeight()
 	a.start()
@@ -150,20 +157,34 @@ func TestSingleValidatorProducesBlocks(t *testing.T) {
 // for a transaction instead of making empty blocks every TimePerBlock;
 // a mempool notification makes it propose at once. (dBFT proposes at
 // once on start, as neo-go does.)
+//
+// The test steps a fake clock: after block 1 the primary's timer fires
+// once (TimePerBlock), finds no transaction and waits for one up to
+// MaxTimePerBlock; five more block times pass without a block.
 func TestMaxTimePerBlockWaitsForTransactions(t *testing.T) {
 	ks, err := validatorKeys()
 	require.NoError(t, err)
 	n := newTestNet(t, "protocol.privnet.single.yml", []*keys.PrivateKey{ks[0]})
+	clock := newFakeClock(time.Now())
+	n.clock = clock
 	nd := n.nodes[0]
 	cfg := nd.config()
 	cfg.Protocol.MaxTimePerBlock = time.Minute
 	nd.startWith(cfg)
 	n.waitHeight(1, 5*time.Second)
-	time.Sleep(5 * testTimePerBlock)
+	// Fire the round timer (there is one pending at a time) until it
+	// waits for the rest of MaxTimePerBlock: the timer of height 2 has
+	// fired and found no transaction.
+	for i := 0; clock.pendingAfter(10*testTimePerBlock) == 0; i++ {
+		require.Less(t, i, 10, "the primary does not wait for transactions")
+		clock.waitPending(t, 1, 0)
+		clock.Advance(testTimePerBlock)
+	}
+	clock.Advance(5 * testTimePerBlock)
 	require.Equal(t, uint32(1), nd.chain.BlockHeight(), "no block without transactions")
 	tx := n.bftTransfer(1, ks[:1])
 	nd.pool.add(tx)
-	nd.svc.NotifyPoolTransaction()
+	nd.svc().NotifyPoolTransaction()
 	n.waitHeight(2, 5*time.Second)
 	b, err := nd.chain.GetBlockByIndex(2)
 	require.NoError(t, err)

@@ -189,10 +189,15 @@ func readCompacts[T any, P interface {
 }
 
 // AddPayload implements dbft.RecoveryMessage.
+// A payload without a witness (one of ours the node refused to sign,
+// see Service.broadcast) is left out.
 func (m *RecoveryMessage) AddPayload(cp dbft.ConsensusPayload[util.Uint256]) {
 	p := cp.(*Payload)
 	idx := p.Msg.ValidatorIndex
 	inv := p.Witness.InvocationScript
+	if len(inv) == 0 {
+		return
+	}
 	switch b := p.Msg.Body.(type) {
 	case *PrepareRequest:
 		req := p.Msg

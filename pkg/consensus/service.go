@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/nspcc-dev/dbft"
-	"github.com/nspcc-dev/dbft/timer"
 	"go.uber.org/zap"
 
 	"github.com/n3d-io/n3d/pkg/core/transaction"
@@ -41,6 +40,9 @@ type Service struct {
 	txs       chan *transaction.Transaction
 	blockWake chan struct{} // cap 1: the chain may have grown
 	poolWake  chan struct{} // cap 1: the mempool got a transaction
+	peerWake  chan struct{} // cap 1: a peer connected
+	clock     Clock
+	timer     *roundTimer // dBFT's
 
 	started atomic.Bool
 	done    chan struct{} // closed when Run returns
@@ -52,6 +54,7 @@ type Service struct {
 	validators    keys.PublicKeys
 	witnessSize   int            // expected size of the block witness
 	rejected      []util.Uint256 // transactions that failed the last proposal check
+	journal       journal        // the SignLog's records of the current height
 }
 
 // New creates a service; Run starts it.
@@ -68,12 +71,12 @@ func New(cfg Config) (*Service, error) {
 		txs:       make(chan *transaction.Transaction, transactionQueue),
 		blockWake: make(chan struct{}, 1),
 		poolWake:  make(chan struct{}, 1),
+		peerWake:  make(chan struct{}, 1),
 		done:      make(chan struct{}),
+		clock:     cfg.Clock,
 	}
-	tm := cfg.Timer
-	if tm == nil {
-		tm = timer.New()
-	}
+	tm := newRoundTimer(cfg.Clock)
+	s.timer = tm
 	opts := []func(*dbft.Config[util.Uint256]){
 		dbft.WithLogger[util.Uint256](s.log.Named("dbft")),
 		dbft.WithTimer[util.Uint256](tm),
@@ -119,13 +122,21 @@ func (s *Service) Run(ctx context.Context) error {
 		return errAlreadyRunning
 	}
 	defer close(s.done)
-	hdr, err := s.cfg.Ledger.GetHeader(s.cfg.Ledger.CurrentBlockHash())
-	if err != nil {
+	if _, err := s.cfg.Ledger.GetHeader(s.cfg.Ledger.CurrentBlockHash()); err != nil {
 		return fmt.Errorf("consensus: current header: %w", err)
 	}
-	s.lastTimestamp = hdr.Timestamp
-	s.log.Info("starting consensus", zap.Uint32("height", hdr.Index+1))
-	s.dbft.Start(hdr.Timestamp * nsPerMs)
+	first, ok := s.waitForPeers(ctx)
+	if !ok {
+		s.log.Info("consensus stopped")
+		return nil
+	}
+	if err := s.start(); err != nil {
+		return err
+	}
+	if first != nil {
+		s.catchUp()
+		s.onMessage(first)
+	}
 	s.afterEvent()
 	for {
 		var poolWake <-chan struct{} // enabled only while dBFT waits for transactions
@@ -155,6 +166,36 @@ func (s *Service) Run(ctx context.Context) error {
 	}
 }
 
+// start starts dBFT at the height after the chain's, rebuilds the round from the
+// sign log and asks the others for the round's state.
+func (s *Service) start() error {
+	hdr, err := s.cfg.Ledger.GetHeader(s.cfg.Ledger.CurrentBlockHash())
+	if err != nil {
+		return fmt.Errorf("consensus: current header: %w", err)
+	}
+	s.lastTimestamp = hdr.Timestamp
+	s.loadJournal(hdr.Index + 1)
+	s.log.Info("starting consensus", zap.Uint32("height", hdr.Index+1))
+	s.dbft.Start(hdr.Timestamp * nsPerMs)
+	s.fixFirstTimeout()
+	if s.dbft.BlockIndex == hdr.Index+1 {
+		s.restore()
+	}
+	s.requestRecovery()
+	return nil
+}
+
+// fixFirstTimeout gives a backup starting at height 1 its full view 0
+// timeout. dBFT takes the time since the previous block off it, and
+// before its first round it counts that from the zero time: the backup
+// would time out at once and, having heard two others already, ask for a
+// view change at the start of the network.
+func (s *Service) fixFirstTimeout() {
+	if s.dbft.BlockIndex == 1 && s.dbft.IsBackup() && s.timer.firedAtOnce() {
+		s.timer.Reset(s.dbft.BlockIndex, s.dbft.ViewNumber, s.cfg.TimePerBlock()<<1)
+	}
+}
+
 // afterEvent catches up with the chain and publishes whether the round
 // needs transactions.
 func (s *Service) afterEvent() {
@@ -173,6 +214,7 @@ func (s *Service) catchUp() {
 		}
 		s.lastTimestamp = max(s.lastTimestamp, hdr.Timestamp)
 		s.rejected = nil
+		s.enterHeight(hdr.Index + 1)
 		s.dbft.Reset(hdr.Timestamp * nsPerMs)
 	}
 }
