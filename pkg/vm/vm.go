@@ -30,7 +30,10 @@ type VM struct {
 	jumping  bool
 	uncaught stackitem.Item // nil: no pending exception
 	faultErr error
-	limits   Limits
+	// The instruction being executed, for the fault text.
+	curIP  int
+	curOp  opcode.Opcode
+	limits Limits
 
 	feeFactor   int64 // picoGAS per opcode price unit
 	feeConsumed int64 // picoGAS
@@ -136,7 +139,7 @@ func (v *VM) AddPicoGas(pico int64) error {
 		v.feeConsumed += pico
 	}
 	if v.feeLimit >= 0 && v.feeConsumed > v.feeLimit {
-		return ErrOutOfGas
+		return outOfGas
 	}
 	return nil
 }
@@ -166,7 +169,8 @@ func (v *VM) References() int { return v.rc.Count() }
 // changes compound items that are on a stack.
 func (v *VM) RefCounter() *stackitem.RefCounter { return &v.rc }
 
-// FaultException is the error that FAULTed the VM.
+// FaultException is the error that FAULTed the VM: a *FaultError when
+// an instruction failed.
 func (v *VM) FaultException() error { return v.faultErr }
 
 // UncaughtException is the exception being thrown (nil if none).
@@ -301,12 +305,12 @@ func (v *VM) recoverFault() {
 	case vmPanic:
 		err = x.err
 	case runtime.Error:
-		err = fmt.Errorf("%w: %v", ErrInternal, x)
+		err = faultf(ErrInternal, "%v", x)
 	default:
-		err = fmt.Errorf("%w: %v", ErrInternal, x)
+		err = faultf(ErrInternal, "%v", x)
 	}
 	v.state = FaultState
-	v.faultErr = err
+	v.faultErr = &FaultError{IP: v.curIP, Op: v.curOp, Err: err}
 }
 
 // step is one reference ExecuteNext without the fault handling.
@@ -318,18 +322,20 @@ func (v *VM) step() {
 	ctx := v.istack[len(v.istack)-1]
 	script := ctx.sh.script.Bytes()
 	op, arg, size := opcode.RET, []byte(nil), 0
+	v.curIP = ctx.ip
 	if ctx.ip < len(script) {
 		op, arg, size = v.decode(script, ctx.ip)
 	}
+	v.curOp = op
 	if v.feeFactor != 0 && !ctx.sh.feeExempt {
 		v.feeConsumed += v.feeFactor * opcodePrice[op] // both bounded: no overflow
 		if v.feeLimit >= 0 && v.feeConsumed > v.feeLimit {
-			v.fail(ErrOutOfGas)
+			v.fail(outOfGas)
 		}
 	}
 	handlers[op](v, ctx, op, arg)
 	if v.rc.Count() > v.limits.MaxStackSize {
-		v.fail(fmt.Errorf("%w: %d/%d", ErrStackOverflow, v.rc.Count(), v.limits.MaxStackSize))
+		v.fail(faultf(ErrStackOverflow, "stack is too big: %d vs %d", v.rc.Count(), v.limits.MaxStackSize))
 	}
 	if !v.jumping {
 		ctx.ip += size
@@ -348,7 +354,13 @@ func (v *VM) decode(script []byte, ip int) (opcode.Opcode, []byte, int) {
 		}
 	}
 	op, arg, size, err := decodeInstruction(script, ip)
-	v.check(err)
+	if err != nil {
+		v.curOp = op
+		if !op.IsValid() {
+			v.fail(faultf(ErrBadScript, "incorrect opcode Opcode(%d)", byte(op)))
+		}
+		v.fail(Fault(ErrBadScript, "failed to read instruction parameter", err))
+	}
 	return op, arg, size
 }
 

@@ -1,0 +1,67 @@
+package native_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/n3d-io/n3d/internal/nativetest"
+	"github.com/n3d-io/n3d/pkg/smartcontract/callflag"
+	"github.com/n3d-io/n3d/pkg/smartcontract/trigger"
+	"github.com/n3d-io/n3d/pkg/util"
+	"github.com/stretchr/testify/require"
+)
+
+// faultCase is one line of testdata/faulttexts.jsonl: a script and what
+// neo-go v0.122.0 reported running it (see testdata/README.md).
+type faultCase struct {
+	Name      string `json:"name"`
+	Script    []byte `json:"script"`
+	Gas       int64  `json:"gas"`
+	State     string `json:"state"`
+	Exception string `json:"exception"`
+}
+
+func loadFaultCases(t *testing.T) []faultCase {
+	t.Helper()
+	f, err := os.Open(filepath.Join("testdata", "faulttexts.jsonl"))
+	require.NoError(t, err)
+	defer f.Close()
+	var cases []faultCase
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		var c faultCase
+		require.NoError(t, json.Unmarshal(sc.Bytes(), &c))
+		cases = append(cases, c)
+	}
+	require.NoError(t, sc.Err())
+	require.NotEmpty(t, cases)
+	return cases
+}
+
+// TestFaultTextsAsNeoGo runs every script of testdata/faulttexts.jsonl as
+// a test invocation (a transaction of the next block signed CalledByEntry
+// by a fixed account, the case's GAS limit) and requires the VM state and
+// the FAULT exception text the application log and the RPC invocation
+// result carry to be neo-go's, word for word.
+func TestFaultTextsAsNeoGo(t *testing.T) {
+	c := nativetest.New(t, nativetest.Options{Committee: 1, Validators: 1})
+	signer := util.Uint160{0x6e, 0x33, 0x64}
+	for _, fc := range loadFaultCases(t) {
+		t.Run(fc.Name, func(t *testing.T) {
+			tx := c.Tx(fc.Script, nativetest.CalledByEntry(signer))
+			d := c.DAO.Private()
+			defer func() { require.NoError(t, d.Discard()) }()
+			ic := c.Context(d, c.NextBlock(tx), trigger.Application, tx, fc.Gas)
+			_, err := ic.LoadScript(fc.Script, callflag.All, -1, 0)
+			require.NoError(t, err)
+			_ = ic.Run() // the state and the text are in the execution
+			ex := ic.Execution()
+			require.Equal(t, fc.State, ex.VMState.String())
+			require.Equal(t, fc.Exception, ex.FaultException)
+		})
+	}
+}
