@@ -239,7 +239,11 @@ func (v *VM) contextUnloaded(c *Context) error {
 	clearRefs(c.args, &v.rc)
 	if v.OnContextUnloaded != nil {
 		if err := v.OnContextUnloaded(v, c); err != nil {
-			return &kindError{kind: err, text: "context unload callback failed: " + err.Error()}
+			text := "context unload callback failed: " + err.Error()
+			if v.uncaught != nil {
+				text += ", uncaught exception: " + neoGoTypeName(v.uncaught)
+			}
+			return &kindError{kind: err, text: text}
 		}
 	}
 	return nil

@@ -30,7 +30,7 @@ func checkWitness(ic *Context) error {
 		}
 		h = k.ScriptHash()
 	default:
-		return fmt.Errorf("%w: hash or public key of %d bytes", ErrInvalidArgument, len(b))
+		return Fault(ErrInvalidArgument, "parameter given is neither a key nor a hash")
 	}
 	ok, err := ic.CheckWitness(h)
 	if err != nil {
