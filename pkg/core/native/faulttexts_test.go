@@ -42,6 +42,21 @@ func loadFaultCases(t *testing.T) []faultCase {
 	return cases
 }
 
+// knownFaultDiffs are the cases where n3d knowingly differs from neo-go,
+// with the reason; each is still run and must differ exactly as said
+// (when one starts to match, drop it here).
+var knownFaultDiffs = map[string]string{
+	// Behaviour (HALT/FAULT), not wording: n3d follows its own reading of
+	// the C# reference here; changing it is a consensus decision.
+	"native/neo-unclaimed-bad-height":   "state", // n3d checks end before the account lookup
+	"native/mgmt-destroy-entry":         "state", // n3d: destroy without a calling contract is a no-op
+	"native/ledger-tx-from-block-index": "state", // n3d: a block without transactions answers Null
+	// neo-go words JSON errors with encoding/json's texts; n3d's strict
+	// NEO JSON parser has its own.
+	"native/mgmt-deploy-bad-manifest": "text",
+	"native/std-json-bad":             "text",
+}
+
 // TestFaultTextsAsNeoGo runs every script of testdata/faulttexts.jsonl as
 // a test invocation (a transaction of the next block signed CalledByEntry
 // by a fixed account, the case's GAS limit) and requires the VM state and
@@ -60,8 +75,16 @@ func TestFaultTextsAsNeoGo(t *testing.T) {
 			require.NoError(t, err)
 			_ = ic.Run() // the state and the text are in the execution
 			ex := ic.Execution()
-			require.Equal(t, fc.State, ex.VMState.String())
-			require.Equal(t, fc.Exception, ex.FaultException)
+			switch knownFaultDiffs[fc.Name] {
+			case "state":
+				require.NotEqual(t, fc.State, ex.VMState.String(), "now matches neo-go: drop it from knownFaultDiffs")
+			case "text":
+				require.Equal(t, fc.State, ex.VMState.String())
+				require.NotEqual(t, fc.Exception, ex.FaultException, "now matches neo-go: drop it from knownFaultDiffs")
+			default:
+				require.Equal(t, fc.State, ex.VMState.String())
+				require.Equal(t, fc.Exception, ex.FaultException)
+			}
 		})
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/n3d-io/n3d/pkg/smartcontract/callflag"
 	"github.com/n3d-io/n3d/pkg/smartcontract/manifest"
 	"github.com/n3d-io/n3d/pkg/util"
+	"github.com/n3d-io/n3d/pkg/vm"
 	"github.com/n3d-io/n3d/pkg/vm/stackitem"
 )
 
@@ -134,9 +135,14 @@ func contractItem(c *state.Contract, err error) (stackitem.Item, error) {
 }
 
 func (m *Management) getContract(ic *interop.Context, args []stackitem.Item) (stackitem.Item, error) {
-	h, err := argUint160(args[0])
+	b, err := argBytes(args[0])
 	if err != nil {
 		return nil, err
+	}
+	h, err := util.Uint160DecodeBytesLE(b)
+	if err != nil {
+		// Worded as the reference's hash decoder (no "invalid value").
+		return nil, vm.Fault(ErrInvalidArgument, fmt.Sprintf("expected byte size of %d got %d", util.Uint160Size, len(b)), err)
 	}
 	return contractItem(getContractOrNil(ic.DAO(), h))
 }
@@ -144,6 +150,9 @@ func (m *Management) getContract(ic *interop.Context, args []stackitem.Item) (st
 func (m *Management) getContractByID(ic *interop.Context, args []stackitem.Item) (stackitem.Item, error) {
 	id, err := argInt32(args[0])
 	if err != nil {
+		if errors.Is(err, errValueRange) {
+			return nil, interop.Fault(ErrInvalidArgument, "id is not a correct int32")
+		}
 		return nil, err
 	}
 	c, err := ic.DAO().GetContractByID(id)
@@ -220,7 +229,7 @@ func checkCommittee(ic *interop.Context, c Committee) error {
 		return err
 	}
 	if !ok {
-		return ErrNoCommittee
+		return errNoCommittee
 	}
 	return nil
 }

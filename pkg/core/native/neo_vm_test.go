@@ -127,7 +127,7 @@ func TestNEOCandidateRegistration(t *testing.T) {
 			mustBool(t, r, true)
 			require.Empty(t, r.Events)
 			// Not a key: FAULT.
-			c.Invoke(nativetest.CalledByEntry(owner), nativetest.CallScript(t, neoH, "registerCandidate", []byte{2, 1})).Faults(t, "public key")
+			c.Invoke(nativetest.CalledByEntry(owner), nativetest.CallScript(t, neoH, "registerCandidate", []byte{2, 1})).Faults(t, "unexpected EOF")
 			// An uncompressed key is the same candidate.
 			unc := k.PublicKey().UncompressedBytes()
 			mustBool(t, c.Invoke(nativetest.CalledByEntry(owner), nativetest.CallScript(t, neoH, "registerCandidate", unc)), true)
@@ -163,7 +163,7 @@ func TestNEORegisterByGASPayment(t *testing.T) {
 	// NeoToken.OnNEP17Payment: wrong amount, not a key, no witness of the
 	// key (the witness must reach NEO through GAS: Global scope).
 	c.Invoke(nativetest.Global(owner), nativetest.CallScript(t, gasH, "transfer", owner, neoH, price-1, pub)).Faults(t, "register price")
-	c.Invoke(nativetest.Global(owner), nativetest.CallScript(t, gasH, "transfer", owner, neoH, price, []byte{1})).Faults(t, "public key")
+	c.Invoke(nativetest.Global(owner), nativetest.CallScript(t, gasH, "transfer", owner, neoH, price, []byte{1})).Faults(t, "invalid prefix 1")
 	other := nativetest.Key(t, "other").PublicKey().Bytes()
 	c.Invoke(nativetest.Global(owner), nativetest.CallScript(t, gasH, "transfer", owner, neoH, price, other)).Faults(t, "register")
 	// Only GAS may call it.
@@ -263,8 +263,8 @@ func TestNEOVotes(t *testing.T) {
 		mustBool(t, c.Invoke(nativetest.CalledByEntry(acc(1)), nativetest.CallScript(t, neoH, "vote", acc(1), p1)), false)
 		unreg := nativetest.Key(t, "not a candidate").PublicKey().Bytes()
 		mustBool(t, c.Invoke(nativetest.CalledByEntry(v0), nativetest.CallScript(t, neoH, "vote", v0, unreg)), false)
-		c.Invoke(nativetest.CalledByEntry(v0), nativetest.CallScript(t, neoH, "vote", v0, []byte{3})).Faults(t, "public key")
-		c.Invoke(nativetest.CalledByEntry(v0), nativetest.CallScript(t, neoH, "vote", []byte{1}, p1)).Faults(t, "invalid argument")
+		c.Invoke(nativetest.CalledByEntry(v0), nativetest.CallScript(t, neoH, "vote", v0, []byte{3})).Faults(t, "unexpected EOF")
+		c.Invoke(nativetest.CalledByEntry(v0), nativetest.CallScript(t, neoH, "vote", []byte{1}, p1)).Faults(t, "expected byte size of 20 got 1")
 		require.Equal(t, total, votersCount())
 	})
 	t.Run("change", func(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
 	"github.com/n3d-io/n3d/pkg/protocol"
 	"github.com/n3d-io/n3d/pkg/util"
+	"github.com/n3d-io/n3d/pkg/vm"
 	"github.com/n3d-io/n3d/pkg/vm/stackitem"
 )
 
@@ -23,7 +24,7 @@ func argECPoint(it stackitem.Item) ([]byte, error) {
 	}
 	k, err := keys.NewPublicKeyFromBytes(b)
 	if err != nil {
-		return nil, fmt.Errorf("%w: public key: %w", ErrInvalidArgument, err)
+		return nil, vm.Fault(ErrInvalidArgument, interop.PublicKeyError(b, err).Error(), err)
 	}
 	return k.Bytes(), nil
 }

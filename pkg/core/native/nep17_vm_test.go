@@ -75,7 +75,7 @@ func TestNEP17Metadata(t *testing.T) {
 	require.Equal(t, initial+2*reward, nativetest.Int(t, call(t, c, gasH, "totalSupply")))
 	require.Equal(t, int64(0), balance(t, c, gasH, acc(1)))
 	// Wrong hash length: the reference binder rejects it.
-	c.Call(nil, nativetest.CallScript(t, gasH, "balanceOf", []byte{1, 2, 3})).Faults(t, "invalid argument")
+	c.Call(nil, nativetest.CallScript(t, gasH, "balanceOf", []byte{1, 2, 3})).Faults(t, "expected byte size of 20 got 3")
 }
 
 func TestGASTransfer(t *testing.T) {
@@ -131,8 +131,8 @@ func TestGASTransfer(t *testing.T) {
 		require.Equal(t, int64(1000), balance(t, c, gasH, b))
 	})
 	t.Run("bad arguments", func(t *testing.T) {
-		c.Invoke(nativetest.CalledByEntry(b), nativetest.CallScript(t, gasH, "transfer", b.BytesLE()[:19], a, 1, nil)).Faults(t, "invalid argument")
-		c.Invoke(nativetest.CalledByEntry(b), nativetest.CallScript(t, gasH, "transfer", b, nil, 1, nil)).Faults(t, "invalid argument")
+		c.Invoke(nativetest.CalledByEntry(b), nativetest.CallScript(t, gasH, "transfer", b.BytesLE()[:19], a, 1, nil)).Faults(t, "expected byte size of 20 got 19")
+		c.Invoke(nativetest.CalledByEntry(b), nativetest.CallScript(t, gasH, "transfer", b, nil, 1, nil)).Faults(t, "invalid conversion: Null/ByteString")
 	})
 }
 

@@ -257,7 +257,8 @@ func (o *Oracle) storeRequest(ic *interop.Context, r *requestArgs) error {
 		}
 	}
 	if !isContract {
-		return fmt.Errorf("%w: only contracts can make oracle requests", ErrInvalidArgument)
+		// The reference fails looking the caller's contract up.
+		return interop.Fault(ErrInvalidArgument, "key not found")
 	}
 	orig, err := o.originalTxID(ic)
 	if err != nil {

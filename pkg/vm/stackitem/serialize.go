@@ -308,7 +308,11 @@ func (r *reader) item(maxSize, maxItems int) (any, int, error) {
 		}
 		return placeholder{t: Type(t), count: int(n)}, extra, nil
 	}
-	return nil, 0, fmt.Errorf("%w: invalid type 0x%02x", ErrFormat, t)
+	name := "INVALID"
+	if Type(t).IsValid() {
+		name = Type(t).String()
+	}
+	return nil, 0, &textError{kind: ErrFormat, text: "invalid type: " + name} // the reference's wording
 }
 
 // build pops the placeholder's elements (last built first) from built.
