@@ -356,10 +356,7 @@ func (v *VM) decode(script []byte, ip int) (opcode.Opcode, []byte, int) {
 	op, arg, size, err := decodeInstruction(script, ip)
 	if err != nil {
 		v.curOp = op
-		if !op.IsValid() {
-			v.fail(faultf(ErrBadScript, "incorrect opcode Opcode(%d)", byte(op)))
-		}
-		v.fail(Fault(ErrBadScript, "failed to read instruction parameter", err))
+		v.fail(err)
 	}
 	return op, arg, size
 }

@@ -2,6 +2,7 @@ package native
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 
@@ -337,8 +338,15 @@ func parseNEF(b []byte) (*nef.File, error) {
 	nf, err := nef.FileFromBytes(b)
 	if err != nil {
 		text := err.Error()
-		if len(b) < 4 || binary.LittleEndian.Uint32(b) != nef.Magic {
+		switch {
+		case len(b) < 4 || binary.LittleEndian.Uint32(b) != nef.Magic:
 			text = "invalid Magic"
+		case errors.Is(err, nef.ErrChecksum):
+			text = "checksum verification failure"
+		case errors.Is(err, nef.ErrEmptyScript):
+			text = "empty script"
+		case errors.Is(err, nef.ErrReservedByte):
+			text = "reserved bytes must be 0"
 		}
 		return nil, vm.Fault(ErrContract, "invalid NEF file: "+text, err)
 	}
