@@ -72,13 +72,13 @@ func TestNotaryDeposits(t *testing.T) {
 		lock := func(signer util.Uint160, who any, till int64) *nativetest.Result {
 			return c.Invoke(nativetest.CalledByEntry(signer), nativetest.CallScript(t, notaryH, "lockDepositUntil", who, till))
 		}
-		mustBool(t, lock(b, a, 200), false)                   // no witness
-		mustBool(t, lock(a, a, int64(c.Height()+1)), false)   // till < current + 2
-		mustBool(t, lock(acc(9), acc(9), 200), false)         // no deposit
-		mustBool(t, lock(a, a, 119), false)                   // below the current till
-		mustBool(t, lock(a, a, 130), true)                    //
-		require.Equal(t, int64(130), expiration(a))           //
-		lock(a, a, -1).Faults(t, "bigint is not in uint32 range")          // not a uint32
+		mustBool(t, lock(b, a, 200), false)                                 // no witness
+		mustBool(t, lock(a, a, int64(c.Height()+1)), false)                 // till < current + 2
+		mustBool(t, lock(acc(9), acc(9), 200), false)                       // no deposit
+		mustBool(t, lock(a, a, 119), false)                                 // below the current till
+		mustBool(t, lock(a, a, 130), true)                                  //
+		require.Equal(t, int64(130), expiration(a))                         //
+		lock(a, a, -1).Faults(t, "bigint is not in uint32 range")           // not a uint32
 		lock(a, []byte{1}, 200).Faults(t, "expected byte size of 20 got 1") // not a hash
 	})
 	t.Run("withdraw", func(t *testing.T) {
