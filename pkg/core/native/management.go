@@ -211,7 +211,7 @@ func (m *Management) setMinimumDeploymentFee(ic *interop.Context, args []stackit
 		return nil, err
 	}
 	if v.Sign() < 0 {
-		return nil, fmt.Errorf("%w: negative MinimumDeploymentFee", ErrInvalidArgument)
+		return nil, interop.Fault(ErrInvalidArgument, "MinimumDeploymentFee cannot be negative")
 	}
 	if err := checkCommittee(ic, m.NEO); err != nil {
 		return nil, err

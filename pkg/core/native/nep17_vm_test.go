@@ -250,11 +250,11 @@ func TestNEOTransferAndClaims(t *testing.T) {
 	next := c.Height() + 1
 	require.Equal(t, holder(100, int64(next-1)), nativetest.Int(t, call(t, c, neoH, "unclaimedGas", a, next)))
 	require.Equal(t, int64(0), nativetest.Int(t, call(t, c, neoH, "unclaimedGas", b, next)))
-	c.Call(nil, nativetest.CallScript(t, neoH, "unclaimedGas", a, next+1)).Faults(t, "invalid argument")
-	c.Call(nil, nativetest.CallScript(t, neoH, "unclaimedGas", a, next-1)).Faults(t, "invalid argument")
+	c.Call(nil, nativetest.CallScript(t, neoH, "unclaimedGas", a, next+1)).Faults(t, "can't calculate bonus of height unequal (BlockHeight + 1)")
+	c.Call(nil, nativetest.CallScript(t, neoH, "unclaimedGas", a, next-1)).Faults(t, "can't calculate bonus of height unequal (BlockHeight + 1)")
 	// The reference checks end before looking the account up
 	// (NeoToken.UnclaimedGas), so an unknown account FAULTs too.
-	c.Call(nil, nativetest.CallScript(t, neoH, "unclaimedGas", b, next+1)).Faults(t, "invalid argument")
+	c.Call(nil, nativetest.CallScript(t, neoH, "unclaimedGas", b, next+1)).Faults(t, "can't calculate bonus of height unequal (BlockHeight + 1)")
 
 	t.Run("zero transfer claims", func(t *testing.T) {
 		r := c.Invoke(nativetest.CalledByEntry(a), nativetest.CallScript(t, neoH, "transfer", a, b, 0, nil))
