@@ -172,7 +172,7 @@ func opCallA(v *VM, c *Context, _ opcode.Opcode, _ []byte) {
 	e := v.pop(c)
 	p, ok := e.it.(*stackitem.Pointer)
 	if !ok {
-		v.fail(faultf(ErrInvalidType, "interface conversion: stackitem.Item is %s, not *stackitem.Pointer", goTypeName(e.item())))
+		v.fail(faultf(ErrInvalidType, "interface conversion: stackitem.Item is %s, not *stackitem.Pointer", stackitem.GoType(e.item())))
 	}
 	if p.Script() != c.sh.script {
 		v.fail(faultf(ErrJump, "invalid script in pointer"))
@@ -424,29 +424,3 @@ func unhandledText(ex stackitem.Item) string {
 
 // throwString raises a catchable exception with a ByteString message.
 func (v *VM) throwString(msg string) { v.throw(stackitem.ByteString(msg)) }
-
-// goTypeName is the Go type of the reference Go node's stack item of the
-// type of it, as its runtime panics name it.
-func goTypeName(it stackitem.Item) string {
-	switch it.Type() {
-	case stackitem.AnyT:
-		return "stackitem.Null"
-	case stackitem.BooleanT:
-		return "stackitem.Bool"
-	case stackitem.IntegerT:
-		return "*stackitem.BigInteger"
-	case stackitem.ByteArrayT:
-		return "*stackitem.ByteArray"
-	case stackitem.BufferT:
-		return "*stackitem.Buffer"
-	case stackitem.ArrayT:
-		return "*stackitem.Array"
-	case stackitem.StructT:
-		return "*stackitem.Struct"
-	case stackitem.MapT:
-		return "*stackitem.Map"
-	case stackitem.InteropT:
-		return "*stackitem.Interop"
-	}
-	return "*stackitem.Pointer"
-}

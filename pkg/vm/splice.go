@@ -40,7 +40,7 @@ func opMemcpy(v *VM, c *Context, _ opcode.Opcode, _ []byte) {
 	e := v.pop(c)
 	dst, ok := e.it.(*stackitem.Buffer)
 	if !ok {
-		v.fail(faultf(ErrInvalidType, "interface conversion: stackitem.Item is %s, not *stackitem.Buffer", goTypeName(e.item())))
+		v.fail(faultf(ErrInvalidType, "interface conversion: stackitem.Item is %s, not *stackitem.Buffer", stackitem.GoType(e.item())))
 	}
 	db, _ := dst.Bytes() // a Buffer always has bytes
 	if di+count > len(db) {

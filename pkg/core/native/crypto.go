@@ -167,25 +167,28 @@ func cryptoRecoverSecp256k1(_ *interop.Context, args []stackitem.Item) (stackite
 	return stackitem.ByteString(pub), nil
 }
 
-// argPoint extracts a BLS12-381 value from an interop item.
-func argPoint(it stackitem.Item) (bls12381.Point, error) {
+// argPoint extracts a BLS12-381 value from an interop item; notPoint
+// words an interop that holds something else (as the reference Go node
+// does for the method).
+func argPoint(it stackitem.Item, notPoint string) (bls12381.Point, error) {
 	in, ok := it.(*stackitem.Interop)
 	if !ok {
-		return nil, interop.Fault(ErrInvalidArgument, "not a bls12381 point")
+		return nil, interop.Faultf(ErrInvalidArgument, "interface conversion: stackitem.Item is %s, not *stackitem.Interop", stackitem.GoType(it))
 	}
 	pt, ok := in.Value().(bls12381.Point)
 	if !ok {
-		return nil, interop.Fault(ErrInvalidArgument, "not a bls12381 point")
+		return nil, interop.Fault(ErrInvalidArgument, notPoint)
 	}
 	return pt, nil
 }
 
 // argPointPair extracts the two BLS12-381 values that lead args.
 func argPointPair(args []stackitem.Item) (x, y bls12381.Point, err error) {
-	if x, err = argPoint(args[0]); err != nil {
+	const notPoint = "some of the arguments are not a bls12381 point"
+	if x, err = argPoint(args[0], notPoint); err != nil {
 		return nil, nil, err
 	}
-	if y, err = argPoint(args[1]); err != nil {
+	if y, err = argPoint(args[1], notPoint); err != nil {
 		return nil, nil, err
 	}
 	return x, y, nil
@@ -199,7 +202,7 @@ func pointItem(pt bls12381.Point, err error) (stackitem.Item, error) {
 }
 
 func blsSerialize(_ *interop.Context, args []stackitem.Item) (stackitem.Item, error) {
-	pt, err := argPoint(args[0])
+	pt, err := argPoint(args[0], "not a bls12381 point")
 	if err != nil {
 		return nil, err
 	}
@@ -243,7 +246,7 @@ func blsAdd(_ *interop.Context, args []stackitem.Item) (stackitem.Item, error) {
 }
 
 func blsMul(_ *interop.Context, args []stackitem.Item) (stackitem.Item, error) {
-	x, err := argPoint(args[0])
+	x, err := argPoint(args[0], "multiplier is not a bls12381 point")
 	if err != nil {
 		return nil, err
 	}

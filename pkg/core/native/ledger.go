@@ -140,7 +140,11 @@ func (l *Ledger) blockHash(ic *interop.Context, it stackitem.Item) (util.Uint256
 	}
 	if len(b) < util.Uint256Size {
 		n := bigint.FromBytes(b)
-		if n.Sign() < 0 || !n.IsUint64() || n.Uint64() > math.MaxUint32 {
+		if n.Sign() < 0 || !n.IsUint64() {
+			// The reference reads what is not a uint64 as a hash.
+			return util.Uint256{}, false, interop.Faultf(ErrInvalidArgument, "failed to decode hash: expected []byte of size %d got %d", util.Uint256Size, len(b))
+		}
+		if n.Uint64() > math.MaxUint32 {
 			return util.Uint256{}, false, interop.Fault(ErrInvalidArgument, "bad block index")
 		}
 		idx := uint32(n.Uint64())

@@ -135,16 +135,25 @@ func contractItem(c *state.Contract, err error) (stackitem.Item, error) {
 }
 
 func (m *Management) getContract(ic *interop.Context, args []stackitem.Item) (stackitem.Item, error) {
-	b, err := argBytes(args[0])
+	h, err := argHash160(args[0])
 	if err != nil {
 		return nil, err
 	}
+	return contractItem(getContractOrNil(ic.DAO(), h))
+}
+
+// argHash160 is argUint160 worded as the reference's ContractManagement
+// words it (its hash decoder's error, no "invalid value").
+func argHash160(it stackitem.Item) (util.Uint160, error) {
+	b, err := argBytes(it)
+	if err != nil {
+		return util.Uint160{}, err
+	}
 	h, err := util.Uint160DecodeBytesLE(b)
 	if err != nil {
-		// Worded as the reference's hash decoder (no "invalid value").
-		return nil, vm.Fault(ErrInvalidArgument, fmt.Sprintf("expected byte size of %d got %d", util.Uint160Size, len(b)), err)
+		return h, vm.Fault(ErrInvalidArgument, fmt.Sprintf("expected byte size of %d got %d", util.Uint160Size, len(b)), err)
 	}
-	return contractItem(getContractOrNil(ic.DAO(), h))
+	return h, nil
 }
 
 func (m *Management) getContractByID(ic *interop.Context, args []stackitem.Item) (stackitem.Item, error) {
@@ -175,7 +184,7 @@ func (m *Management) isContract(ic *interop.Context, args []stackitem.Item) (sta
 }
 
 func (m *Management) hasMethod(ic *interop.Context, args []stackitem.Item) (stackitem.Item, error) {
-	h, err := argUint160(args[0])
+	h, err := argHash160(args[0])
 	if err != nil {
 		return nil, err
 	}

@@ -396,7 +396,8 @@ func (pc *Policy) setExecFeeFactor(ic *interop.Context, args []stackitem.Item) (
 		hi *= vm.FeeFactor
 	}
 	if u := v.Uint64(); u == 0 || u > hi {
-		return nil, interop.Faultf(ErrInvalidArgument, "ExecFeeFactor must be between 1 and %d", hi)
+		// The reference Go node names the pre-Faun bound even from Faun on.
+		return nil, interop.Faultf(ErrInvalidArgument, "ExecFeeFactor must be between 1 and %d", MaxExecFeeFactor)
 	}
 	return pc.setValue(ic, []byte{policyExecFeeFactorKey}, v.Int64())
 }

@@ -116,7 +116,12 @@ func base64URLEncode(s string) string {
 func base64URLDecode(s string) (string, error) {
 	s = stripBase64Space(s)
 	if len(s)%4 == 1 {
-		return "", fmt.Errorf("%w: bad base64url length", ErrInvalidFormat)
+		// Worded as the reference Go node's decoder words it.
+		_, err := base64.URLEncoding.DecodeString(s)
+		if err == nil {
+			err = base64.CorruptInputError(len(s) - 1)
+		}
+		return "", vm.Fault(ErrInvalidFormat, err.Error(), err)
 	}
 	s = strings.NewReplacer("-", "+", "_", "/").Replace(s)
 	for len(s)%4 != 0 {

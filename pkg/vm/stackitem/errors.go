@@ -33,3 +33,36 @@ func itemName(it Item) string {
 	}
 	return it.Type().String()
 }
+
+// Truncated serialized data, worded as the reference's reader (io.EOF when
+// nothing is left, io.ErrUnexpectedEOF when a part is).
+var (
+	errEOF           error = &textError{kind: ErrFormat, text: "EOF"}
+	errUnexpectedEOF error = &textError{kind: ErrFormat, text: "unexpected EOF"}
+)
+
+// GoType is the Go type of the reference Go node's item of it's type, as
+// its runtime panics name it in FAULT texts ("*stackitem.BigInteger").
+func GoType(it Item) string {
+	switch it.Type() {
+	case AnyT:
+		return "stackitem.Null"
+	case BooleanT:
+		return "stackitem.Bool"
+	case IntegerT:
+		return "*stackitem.BigInteger"
+	case ByteArrayT:
+		return "*stackitem.ByteArray"
+	case BufferT:
+		return "*stackitem.Buffer"
+	case ArrayT:
+		return "*stackitem.Array"
+	case StructT:
+		return "*stackitem.Struct"
+	case MapT:
+		return "*stackitem.Map"
+	case InteropT:
+		return "*stackitem.Interop"
+	}
+	return "*stackitem.Pointer"
+}

@@ -182,7 +182,7 @@ type reader struct {
 
 func (r *reader) byte() (byte, error) {
 	if r.pos >= len(r.b) {
-		return 0, fmt.Errorf("%w: unexpected end", ErrFormat)
+		return 0, errEOF
 	}
 	r.pos++
 	return r.b[r.pos-1], nil
@@ -190,7 +190,10 @@ func (r *reader) byte() (byte, error) {
 
 func (r *reader) bytes(n uint64) ([]byte, error) {
 	if n > uint64(len(r.b)-r.pos) {
-		return nil, fmt.Errorf("%w: unexpected end", ErrFormat)
+		if r.pos == len(r.b) {
+			return nil, errEOF
+		}
+		return nil, errUnexpectedEOF
 	}
 	out := r.b[r.pos : r.pos+int(n)]
 	r.pos += int(n)
