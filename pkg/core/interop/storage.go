@@ -2,7 +2,6 @@ package interop
 
 import (
 	"bytes"
-	"fmt"
 
 	"github.com/n3d-io/n3d/pkg/core/dao"
 	"github.com/n3d-io/n3d/pkg/storage"
@@ -327,8 +326,12 @@ func (s *StorageIterator) Value() (stackitem.Item, error) {
 		if s.opts&FindPickField1 != 0 {
 			idx = 1
 		}
-		if !ok || arr.Len() <= idx {
-			return nil, fmt.Errorf("%w: cannot pick field %d of %s", ErrInvalidArgument, idx, val.Type())
+		// Worded as the reference Go node's runtime panics.
+		if !ok {
+			return nil, Bare(Faultf(ErrInvalidArgument, "interface conversion: interface {} is %s, not []stackitem.Item", goValueType(val)))
+		}
+		if arr.Len() <= idx {
+			return nil, Bare(Faultf(ErrInvalidArgument, "runtime error: index out of range [%d] with length %d", idx, arr.Len()))
 		}
 		val = arr.At(idx)
 	}
