@@ -9,50 +9,84 @@ func init() {
 		c.sh.estack.pushInt(int64(c.sh.estack.Len()))
 	}
 	handlers[opcode.DROP] = func(v *VM, c *Context, _ opcode.Opcode, _ []byte) {
-		v.need(c, 1, "stack is too small")
-		v.pop(c)
+		if _, err := c.sh.estack.remove(0); err != nil {
+			v.underflow("stack is too small")
+		}
 	}
 	handlers[opcode.NIP] = func(v *VM, c *Context, _ opcode.Opcode, _ []byte) {
-		v.need(c, 2, "no second element found")
-		_, err := c.sh.estack.remove(1)
-		v.check(err)
+		if _, err := c.sh.estack.remove(1); err != nil {
+			v.underflow("no second element found")
+		}
 	}
 	handlers[opcode.XDROP] = func(v *VM, c *Context, _ opcode.Opcode, _ []byte) {
 		n := v.nonNegative(v.popInt32(c))
-		v.need(c, n+1, "bad index")
-		_, err := c.sh.estack.remove(n)
-		v.check(err)
+		if _, err := c.sh.estack.remove(n); err != nil {
+			v.underflow("bad index")
+		}
 	}
 	handlers[opcode.CLEAR] = func(_ *VM, c *Context, _ opcode.Opcode, _ []byte) { c.sh.estack.clear() }
 	handlers[opcode.DUP] = func(v *VM, c *Context, _ opcode.Opcode, _ []byte) { c.sh.estack.push(v.peek(c, 0)) }
 	handlers[opcode.OVER] = func(v *VM, c *Context, _ opcode.Opcode, _ []byte) {
-		v.need(c, 2, "no second element found")
-		c.sh.estack.push(v.peek(c, 1))
+		e, err := c.sh.estack.peekElem(1)
+		if err != nil {
+			v.underflow("no second element found")
+		}
+		c.sh.estack.push(e)
 	}
 	handlers[opcode.PICK] = func(v *VM, c *Context, _ opcode.Opcode, _ []byte) {
 		n := v.popInt32(c)
 		if n < 0 {
 			v.fail(faultf(ErrOutOfRange, "negative stack item returned"))
 		}
-		v.need(c, n+1, "no nth element found")
-		c.sh.estack.push(v.peek(c, n))
+		e, err := c.sh.estack.peekElem(n)
+		if err != nil {
+			v.underflow("no nth element found")
+		}
+		c.sh.estack.push(e)
 	}
 	handlers[opcode.TUCK] = func(v *VM, c *Context, _ opcode.Opcode, _ []byte) {
-		v.need(c, 2, "too short stack to TUCK")
-		v.check(c.sh.estack.insert(2, v.peek(c, 0)))
+		e, err := c.sh.estack.peekElem(0)
+		if err == nil {
+			err = c.sh.estack.insert(2, e)
+		}
+		if err != nil {
+			v.underflow("too short stack to TUCK")
+		}
 	}
 	handlers[opcode.SWAP] = func(v *VM, c *Context, _ opcode.Opcode, _ []byte) {
 		s := c.sh.estack.e
 		if len(s) < 2 {
-			v.fail(faultf(ErrStackUnderflow, "too small stack: 1, 0"))
+			v.underflow("too big index")
 		}
 		s[len(s)-1], s[len(s)-2] = s[len(s)-2], s[len(s)-1]
 	}
-	handlers[opcode.ROT] = func(v *VM, c *Context, _ opcode.Opcode, _ []byte) { v.roll(c, 2) }
-	handlers[opcode.ROLL] = func(v *VM, c *Context, _ opcode.Opcode, _ []byte) { v.roll(c, v.popInt32(c)) }
-	handlers[opcode.REVERSE3] = func(v *VM, c *Context, _ opcode.Opcode, _ []byte) { v.reverse(c, 3) }
-	handlers[opcode.REVERSE4] = func(v *VM, c *Context, _ opcode.Opcode, _ []byte) { v.reverse(c, 4) }
-	handlers[opcode.REVERSEN] = func(v *VM, c *Context, _ opcode.Opcode, _ []byte) { v.reverse(c, v.popInt32(c)) }
+	handlers[opcode.ROT] = func(v *VM, c *Context, _ opcode.Opcode, _ []byte) {
+		if err := c.sh.estack.roll(2); err != nil {
+			v.underflow("too big index")
+		}
+	}
+	handlers[opcode.ROLL] = func(v *VM, c *Context, _ opcode.Opcode, _ []byte) {
+		n := v.popInt32(c)
+		if err := c.sh.estack.roll(n); err != nil {
+			v.underflow(indexText(n))
+		}
+	}
+	handlers[opcode.REVERSE3] = func(v *VM, c *Context, _ opcode.Opcode, _ []byte) {
+		if err := c.sh.estack.reverse(3); err != nil {
+			v.underflow("too big index")
+		}
+	}
+	handlers[opcode.REVERSE4] = func(v *VM, c *Context, _ opcode.Opcode, _ []byte) {
+		if err := c.sh.estack.reverse(4); err != nil {
+			v.underflow("too big index")
+		}
+	}
+	handlers[opcode.REVERSEN] = func(v *VM, c *Context, _ opcode.Opcode, _ []byte) {
+		n := v.popInt32(c)
+		if err := c.sh.estack.reverse(n); err != nil {
+			v.underflow(indexText(n))
+		}
+	}
 	handlers[opcode.INITSSLOT] = opInitSSlot
 	handlers[opcode.INITSLOT] = opInitSlot
 	registerSlotOps(opcode.LDSFLD0, opcode.STSFLD0, func(c *Context) []elem { return c.sh.static })
@@ -60,30 +94,16 @@ func init() {
 	registerSlotOps(opcode.LDARG0, opcode.STARG0, func(c *Context) []elem { return c.args })
 }
 
-// need fails with text (the reference Go node's wording) unless c's
-// stack holds n items.
-func (v *VM) need(c *Context, n int, text string) {
-	if c.sh.estack.Len() < n {
-		v.fail(faultf(ErrStackUnderflow, "%s", text))
-	}
-}
+// underflow FAULTs with text, the reference Go node's wording of a stack
+// operation short of items.
+func (v *VM) underflow(text string) { v.fail(&kindError{kind: ErrStackUnderflow, text: text}) }
 
-func (v *VM) roll(c *Context, n int) {
+// indexText words a bad ROLL/REVERSEN count n as the reference does.
+func indexText(n int) string {
 	if n < 0 {
-		v.fail(faultf(ErrStackUnderflow, "negative index"))
+		return "negative index"
 	}
-	if err := c.sh.estack.roll(n); err != nil {
-		v.fail(faultf(ErrStackUnderflow, "too big index"))
-	}
-}
-
-func (v *VM) reverse(c *Context, n int) {
-	if n < 0 {
-		v.fail(faultf(ErrStackUnderflow, "negative length"))
-	}
-	if err := c.sh.estack.reverse(n); err != nil {
-		v.fail(faultf(ErrStackUnderflow, "too big length"))
-	}
+	return "too big index"
 }
 
 func (v *VM) nonNegative(n int) int {

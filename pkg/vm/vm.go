@@ -30,9 +30,10 @@ type VM struct {
 	jumping  bool
 	uncaught stackitem.Item // nil: no pending exception
 	faultErr error
-	// The instruction being executed, for the fault text.
-	curIP  int
-	curOp  opcode.Opcode
+	// cur is the context whose instruction is executing; its ip is that
+	// instruction's until the step ends (handlers move it last), which
+	// the fault text reports.
+	cur    *Context
 	limits Limits
 
 	feeFactor   int64 // picoGAS per opcode price unit
@@ -310,7 +311,19 @@ func (v *VM) recoverFault() {
 		err = faultf(ErrInternal, "%v", x)
 	}
 	v.state = FaultState
-	v.faultErr = &FaultError{IP: v.curIP, Op: v.curOp, Err: err}
+	v.faultErr = v.faultAt(err)
+}
+
+// faultAt wraps err with the instruction being executed.
+func (v *VM) faultAt(err error) *FaultError {
+	fe := &FaultError{Op: opcode.RET, Err: err}
+	if c := v.cur; c != nil {
+		fe.IP = c.ip
+		if script := c.sh.script.Bytes(); c.ip < len(script) {
+			fe.Op = opcode.Opcode(script[c.ip])
+		}
+	}
+	return fe
 }
 
 // step is one reference ExecuteNext without the fault handling.
@@ -322,11 +335,10 @@ func (v *VM) step() {
 	ctx := v.istack[len(v.istack)-1]
 	script := ctx.sh.script.Bytes()
 	op, arg, size := opcode.RET, []byte(nil), 0
-	v.curIP = ctx.ip
+	v.cur = ctx
 	if ctx.ip < len(script) {
 		op, arg, size = v.decode(script, ctx.ip)
 	}
-	v.curOp = op
 	if v.feeFactor != 0 && !ctx.sh.feeExempt {
 		v.feeConsumed += v.feeFactor * opcodePrice[op] // both bounded: no overflow
 		if v.feeLimit >= 0 && v.feeConsumed > v.feeLimit {
@@ -354,10 +366,7 @@ func (v *VM) decode(script []byte, ip int) (opcode.Opcode, []byte, int) {
 		}
 	}
 	op, arg, size, err := decodeInstruction(script, ip)
-	if err != nil {
-		v.curOp = op
-		v.fail(err)
-	}
+	v.check(err)
 	return op, arg, size
 }
 
