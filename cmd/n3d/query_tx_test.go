@@ -148,8 +148,7 @@ func TestWriteTxState(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(faultTxJSON), tx))
 	block, err := util.Uint256DecodeStringBE("446828d08e6e6aa4ba7fa23dae557418a5a4f87168633279d5748a01974e0dd9")
 	require.NoError(t, err)
-	const fault = `vm: syscall failed: 0x525b7d62: System.Contract.Call: interop: contract or method not found: ` +
-		`method "transfer"/0 of 0xd2a4cff31913016155e38e474a2c06d08be276cf`
+	const fault = `at instruction 34 (SYSCALL): System.Contract.Call failed: method not found: transfer/0`
 	head := []string{"Hash:\t\t\t591aec389f5ca2b48bb433361156aae22a3871911cf548bd921847984bb9a2af"}
 	onChain := slices.Concat(head, []string{"OnChain:\t\ttrue",
 		"BlockHash:\t\t446828d08e6e6aa4ba7fa23dae557418a5a4f87168633279d5748a01974e0dd9"})

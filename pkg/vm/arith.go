@@ -1,7 +1,6 @@
 package vm
 
 import (
-	"fmt"
 	"math"
 	"math/big"
 	"math/bits"
@@ -111,7 +110,7 @@ func (v *VM) slowBinary(op opcode.Opcode, a, b *big.Int) *big.Int {
 		return r.Mul(a, b)
 	case opcode.DIV, opcode.MOD:
 		if b.Sign() == 0 {
-			v.fail(ErrDivideByZero)
+			v.fail(faultf(ErrDivideByZero, "division by zero"))
 		}
 		if op == opcode.DIV {
 			return r.Quo(a, b)
@@ -255,7 +254,7 @@ func opUnary(v *VM, c *Context, op opcode.Opcode, _ []byte) {
 		r.Not(b)
 	case opcode.SQRT:
 		if b.Sign() < 0 {
-			v.fail(fmt.Errorf("%w: square root of a negative value", ErrOutOfRange))
+			v.fail(faultf(ErrOutOfRange, "negative value"))
 		}
 		r.Sqrt(b)
 	}
@@ -264,7 +263,7 @@ func opUnary(v *VM, c *Context, op opcode.Opcode, _ []byte) {
 
 func (v *VM) checkShift(n int) {
 	if n < 0 || n > v.limits.MaxShift {
-		v.fail(fmt.Errorf("%w: invalid shift value %d/%d", ErrOutOfRange, n, v.limits.MaxShift))
+		v.fail(faultf(ErrOutOfRange, "operand must be between 0 and %d", v.limits.MaxShift))
 	}
 }
 
@@ -299,17 +298,20 @@ func opShift(v *VM, c *Context, op opcode.Opcode, _ []byte) {
 }
 
 func opPow(v *VM, c *Context, _ opcode.Opcode, _ []byte) {
-	exp := v.popInt32(c)
-	v.checkShift(exp)
-	x := v.popBig(c)
+	e, x := v.popBig(c), v.popBig(c)
+	if !e.IsInt64() || e.Int64() < 0 || e.Int64() > int64(v.limits.MaxShift) {
+		v.fail(faultf(ErrOutOfRange, "invalid exponent"))
+	}
+	exp := int(e.Int64())
 	v.pushBig(c, new(big.Int).Exp(x, big.NewInt(int64(exp)), nil))
 }
 
 func opModMul(v *VM, c *Context, _ opcode.Opcode, _ []byte) {
-	m, x2, x1 := v.popBig(c), v.popBig(c), v.popBig(c)
+	m := v.popBig(c)
 	if m.Sign() == 0 {
-		v.fail(ErrDivideByZero)
+		v.fail(faultf(ErrDivideByZero, "zero modulus"))
 	}
+	x2, x1 := v.popBig(c), v.popBig(c)
 	r := new(big.Int).Mul(x1, x2)
 	v.pushBig(c, r.Rem(r, m))
 }
@@ -317,21 +319,24 @@ func opModMul(v *VM, c *Context, _ opcode.Opcode, _ []byte) {
 func opModPow(v *VM, c *Context, _ opcode.Opcode, _ []byte) {
 	m, exp, x := v.popBig(c), v.popBig(c), v.popBig(c)
 	if exp.Sign() < 0 && !exp.IsInt64() || exp.Sign() < 0 && exp.Int64() != -1 {
-		v.fail(fmt.Errorf("%w: negative exponent", ErrOutOfRange))
+		v.fail(faultf(ErrOutOfRange, "exponent should be >= -1"))
 	}
 	if exp.Sign() < 0 { // -1: modular inverse
-		if x.Sign() <= 0 || m.Cmp(big.NewInt(2)) < 0 {
-			v.fail(fmt.Errorf("%w: invalid modular inverse operands", ErrOutOfRange))
+		if x.Sign() <= 0 {
+			v.fail(faultf(ErrOutOfRange, "invalid base"))
+		}
+		if m.Cmp(big.NewInt(2)) < 0 {
+			v.fail(faultf(ErrOutOfRange, "invalid modulus"))
 		}
 		r := new(big.Int).ModInverse(x, m)
 		if r == nil {
-			v.fail(fmt.Errorf("%w: no modular inverse", ErrOutOfRange))
+			v.fail(faultf(ErrOutOfRange, "base and modulus are not relatively prime"))
 		}
 		v.pushBig(c, r)
 		return
 	}
 	if m.Sign() == 0 {
-		v.fail(ErrDivideByZero)
+		v.fail(faultf(ErrDivideByZero, "zero modulus"))
 	}
 	am := new(big.Int).Abs(m)
 	r := new(big.Int).Exp(new(big.Int).Abs(x), exp, am)

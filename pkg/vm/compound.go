@@ -42,7 +42,7 @@ func init() {
 func opPackMap(v *VM, c *Context, _ opcode.Opcode, _ []byte) {
 	size := v.popInt32(c)
 	if size < 0 || size*2 > c.sh.estack.Len() {
-		v.fail(fmt.Errorf("%w: map size %d", ErrOutOfRange, size))
+		v.fail(faultf(ErrOutOfRange, "invalid length"))
 	}
 	m := stackitem.NewMap()
 	for range size {
@@ -63,7 +63,7 @@ func opPackMap(v *VM, c *Context, _ opcode.Opcode, _ []byte) {
 func opPack(v *VM, c *Context, op opcode.Opcode, _ []byte) {
 	size := v.popInt32(c)
 	if size < 0 || size > c.sh.estack.Len() {
-		v.fail(fmt.Errorf("%w: array size %d", ErrOutOfRange, size))
+		v.fail(faultf(ErrOutOfRange, "OPACK: invalid length"))
 	}
 	a := stackitem.MakeArray(size, op == opcode.PACKSTRUCT)
 	items := a.Items()
@@ -108,7 +108,7 @@ func opUnpack(v *VM, c *Context, _ opcode.Opcode, _ []byte) {
 		}
 		n = len(items)
 	default:
-		v.fail(fmt.Errorf("%w: UNPACK needs an Array, Struct or Map", ErrInvalidType))
+		v.fail(faultf(ErrInvalidType, "element is not an array/struct/map"))
 	}
 	s.pushInt(int64(n))
 }
@@ -116,13 +116,13 @@ func opUnpack(v *VM, c *Context, _ opcode.Opcode, _ []byte) {
 func opNewArray(v *VM, c *Context, op opcode.Opcode, arg []byte) {
 	n := v.popInt32(c)
 	if n < 0 || n > v.limits.MaxStackSize {
-		v.fail(fmt.Errorf("%w: array size %d", ErrOutOfRange, n))
+		v.fail(faultf(ErrOutOfRange, "wrong number of elements"))
 	}
 	var fill stackitem.Item = stackitem.Null{}
 	if op == opcode.NEWARRAY_T {
 		t := stackitem.Type(arg[0])
 		if !t.IsValid() {
-			v.fail(fmt.Errorf("%w: invalid type 0x%02x", ErrInvalidType, arg[0]))
+			v.fail(faultf(ErrInvalidType, "invalid stack item type: %d", arg[0]))
 		}
 		switch t {
 		case stackitem.BooleanT:
@@ -173,7 +173,7 @@ func (v *VM) index(key stackitem.Item) (idx int64, big *big.Int) {
 	b, err := key.BigInt()
 	v.check(err)
 	if v.preGorgon && (!b.IsInt64() || b.Int64() < math.MinInt32 || b.Int64() > math.MaxInt32) {
-		v.fail(fmt.Errorf("%w: index does not fit in int32", ErrOutOfRange))
+		v.fail(faultf(ErrOutOfRange, "not an int32"))
 	}
 	if b.IsInt64() {
 		return b.Int64(), nil
@@ -201,14 +201,14 @@ func opHasKey(v *VM, c *Context, op opcode.Opcode, _ []byte) {
 	case stackitem.ByteString:
 		n = len(x)
 	default:
-		v.fail(fmt.Errorf("%w: HASKEY on %s", ErrInvalidType, e.item().Type()))
+		v.fail(faultf(ErrInvalidType, "wrong collection type"))
 	}
 	idx, b := v.index(key)
 	if (b != nil && b.Sign() < 0) || idx < 0 {
-		v.fail(fmt.Errorf("%w: negative index for %s", ErrOutOfRange, op))
+		v.fail(faultf(ErrOutOfRange, "negative or too large index"))
 	}
 	if !v.preGorgon && (b != nil || idx >= int64(v.limits.MaxItemSize)) {
-		v.fail(fmt.Errorf("%w: index too big for %s", ErrOutOfRange, op))
+		v.fail(faultf(ErrOutOfRange, "negative or too large index"))
 	}
 	c.sh.estack.pushBool(idx < int64(n))
 }
@@ -217,7 +217,7 @@ func opKeys(v *VM, c *Context, _ opcode.Opcode, _ []byte) {
 	e := v.pop(c)
 	m, ok := e.it.(*stackitem.Map)
 	if !ok {
-		v.fail(fmt.Errorf("%w: KEYS needs a Map", ErrInvalidType))
+		v.fail(faultf(ErrInvalidType, "not a Map"))
 	}
 	keys := make([]stackitem.Item, m.Len())
 	for i, el := range m.Elements() {
@@ -245,7 +245,7 @@ func opValues(v *VM, c *Context, _ opcode.Opcode, _ []byte) {
 			v.rc.Inc(-x.Len())
 		}
 	default:
-		v.fail(fmt.Errorf("%w: VALUES needs an Array, Struct or Map", ErrInvalidType))
+		v.fail(faultf(ErrInvalidType, "not a Map, Array or Struct"))
 	}
 	ref := v.rc.IsReferenced(e.it)
 	out := make([]stackitem.Item, 0, len(values))

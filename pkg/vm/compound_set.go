@@ -1,7 +1,8 @@
 package vm
 
 import (
-	"fmt"
+	"math/big"
+	"strconv"
 
 	"github.com/n3d-io/n3d/pkg/vm/opcode"
 	"github.com/n3d-io/n3d/pkg/vm/stackitem"
@@ -14,7 +15,7 @@ func opPickItem(v *VM, c *Context, _ opcode.Opcode, _ []byte) {
 	case *stackitem.Array:
 		idx, b := v.index(key)
 		if !inRange(idx, b, x.Len()) {
-			v.throwString(fmt.Sprintf("The index of VMArray is out of range, %s/[0, %d).", key, x.Len()))
+			v.throwString(outOfRange(idx, b))
 			return
 		}
 		c.sh.estack.push(itemElem(x.At(int(idx))))
@@ -22,7 +23,7 @@ func opPickItem(v *VM, c *Context, _ opcode.Opcode, _ []byte) {
 		val, ok, err := x.Get(key)
 		v.check(err)
 		if !ok {
-			v.throwString(fmt.Sprintf("Key %s not found in Map.", key))
+			v.throwString("Key not found in Map")
 			return
 		}
 		c.sh.estack.push(itemElem(val))
@@ -30,12 +31,12 @@ func opPickItem(v *VM, c *Context, _ opcode.Opcode, _ []byte) {
 		data := v.bytesOf(e)
 		idx, b := v.index(key)
 		if !inRange(idx, b, len(data)) {
-			v.throwString(fmt.Sprintf("The index of %s is out of range, %s/[0, %d).", e.item().Type(), key, len(data)))
+			v.throwString(outOfRange(idx, b))
 			return
 		}
 		c.sh.estack.pushInt(int64(data[idx]))
 	default:
-		v.fail(fmt.Errorf("%w: PICKITEM on %s", ErrInvalidType, e.it.Type()))
+		v.fail(faultf(ErrInvalidType, "PICKITEM: unknown type"))
 	}
 }
 
@@ -53,7 +54,7 @@ func opAppend(v *VM, c *Context, _ opcode.Opcode, _ []byte) {
 	e := v.pop(c)
 	a, ok := e.it.(*stackitem.Array)
 	if !ok {
-		v.fail(fmt.Errorf("%w: APPEND needs an Array or Struct", ErrInvalidType))
+		v.fail(faultf(ErrInvalidType, "APPEND: not of underlying type Array"))
 	}
 	item, _ = v.cloneIfStruct(item)
 	v.check(a.Append(item))
@@ -76,7 +77,7 @@ func opSetItem(v *VM, c *Context, _ opcode.Opcode, _ []byte) {
 		idx, b := v.index(key)
 		if !inRange(idx, b, x.Len()) {
 			v.rc.Remove(value)
-			v.throwString(fmt.Sprintf("The index of VMArray is out of range, %s/[0, %d).", key, x.Len()))
+			v.throwString(outOfRange(idx, b))
 			return
 		}
 		if v.rc.IsReferenced(x) {
@@ -102,20 +103,20 @@ func opSetItem(v *VM, c *Context, _ opcode.Opcode, _ []byte) {
 		v.rc.Remove(value)
 		idx, b := v.index(key)
 		if !inRange(idx, b, x.Len()) {
-			v.throwString(fmt.Sprintf("The index of Buffer is out of range, %s/[0, %d).", key, x.Len()))
+			v.throwString(outOfRange(idx, b))
 			return
 		}
 		if !value.Type().IsPrimitive() {
-			v.fail(fmt.Errorf("%w: only primitive values can be set in a Buffer", ErrInvalidType))
+			v.fail(faultf(ErrInvalidType, "invalid value"))
 		}
 		n, bi := v.intOf(itemElem(value))
 		if bi != nil || n < -128 || n > 255 {
-			v.fail(fmt.Errorf("%w: %s is not a byte", ErrOutOfRange, value))
+			v.fail(faultf(ErrOutOfRange, "invalid value"))
 		}
 		data, _ := x.Bytes() // a Buffer always has bytes
 		data[idx] = byte(n)
 	default:
-		v.fail(fmt.Errorf("%w: SETITEM on %s", ErrInvalidType, e.item().Type()))
+		v.fail(faultf(ErrInvalidType, "SETITEM: invalid item type %s", neoGoTypeName(e.item())))
 	}
 }
 
@@ -130,7 +131,7 @@ func opReverseItems(v *VM, c *Context, _ opcode.Opcode, _ []byte) {
 			data[i], data[j] = data[j], data[i]
 		}
 	default:
-		v.fail(fmt.Errorf("%w: REVERSEITEMS on %s", ErrInvalidType, e.item().Type()))
+		v.fail(faultf(ErrInvalidType, "invalid item type %s", neoGoTypeName(e.item())))
 	}
 }
 
@@ -141,7 +142,7 @@ func opRemove(v *VM, c *Context, _ opcode.Opcode, _ []byte) {
 	case *stackitem.Array:
 		idx, b := v.index(key)
 		if !inRange(idx, b, x.Len()) {
-			v.fail(fmt.Errorf("%w: REMOVE index %s/[0, %d)", ErrOutOfRange, key, x.Len()))
+			v.fail(faultf(ErrOutOfRange, "REMOVE: invalid index"))
 		}
 		item := x.At(int(idx))
 		v.check(x.RemoveAt(int(idx)))
@@ -156,7 +157,7 @@ func opRemove(v *VM, c *Context, _ opcode.Opcode, _ []byte) {
 			v.rc.Remove(old)
 		}
 	default:
-		v.fail(fmt.Errorf("%w: REMOVE on %s", ErrInvalidType, e.item().Type()))
+		v.fail(faultf(ErrInvalidType, "REMOVE: invalid type"))
 	}
 }
 
@@ -176,7 +177,7 @@ func opClearItems(v *VM, c *Context, _ opcode.Opcode, _ []byte) {
 		}
 		v.check(x.Clear())
 	default:
-		v.fail(fmt.Errorf("%w: CLEARITEMS on %s", ErrInvalidType, e.item().Type()))
+		v.fail(faultf(ErrInvalidType, "CLEARITEMS: invalid type"))
 	}
 	if v.rc.IsReferenced(e.it) {
 		for _, it := range sub {
@@ -189,10 +190,10 @@ func opPopItem(v *VM, c *Context, _ opcode.Opcode, _ []byte) {
 	e := v.pop(c)
 	a, ok := e.it.(*stackitem.Array)
 	if !ok {
-		v.fail(fmt.Errorf("%w: POPITEM needs an Array or Struct", ErrInvalidType))
+		v.fail(faultf(ErrInvalidType, "POPITEM: not of underlying type Array"))
 	}
 	if a.Len() == 0 {
-		v.fail(fmt.Errorf("%w: POPITEM on an empty array", ErrOutOfRange))
+		v.fail(faultf(ErrOutOfRange, "runtime error: index out of range [-1]"))
 	}
 	item := a.At(a.Len() - 1)
 	c.sh.estack.push(itemElem(item))
@@ -200,4 +201,25 @@ func opPopItem(v *VM, c *Context, _ opcode.Opcode, _ []byte) {
 	if v.rc.IsReferenced(a) {
 		v.rc.Remove(item)
 	}
+}
+
+// outOfRange is the message of the exception a bad index throws (the
+// reference Go node's wording).
+func outOfRange(idx int64, b *big.Int) string {
+	if b != nil {
+		return "The value " + b.String() + " is out of range."
+	}
+	return "The value " + strconv.FormatInt(idx, 10) + " is out of range."
+}
+
+// neoGoTypeName is the reference Go node's name of it's type in its
+// messages (its item's String).
+func neoGoTypeName(it stackitem.Item) string {
+	switch it.Type() {
+	case stackitem.AnyT:
+		return "Null"
+	case stackitem.IntegerT:
+		return "BigInteger"
+	}
+	return it.Type().String()
 }

@@ -129,7 +129,8 @@ func TestUnloadHookFaults(t *testing.T) {
 			require.Equal(t, HaltState, v.State(), "%v", v.FaultException())
 			v = run(t, outer, setup(true))
 			require.Equal(t, FaultState, v.State())
-			require.Same(t, errHook, v.FaultException())
+			require.ErrorIs(t, v.FaultException(), errHook)
+			require.ErrorContains(t, v.FaultException(), ": context unload callback failed: hook refused")
 			require.Positive(t, calls)
 		})
 	}
@@ -144,6 +145,6 @@ func TestUnloadContext(t *testing.T) {
 	errHook := errors.New("no")
 	v.OnContextUnloaded = func(*VM, *Context) error { return errHook }
 	_, err = v.UnloadContext()
-	require.Same(t, errHook, err)
+	require.ErrorIs(t, err, errHook)
 	require.Equal(t, FaultState, v.State())
 }

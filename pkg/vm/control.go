@@ -35,7 +35,7 @@ func init() {
 	handlers[opcode.SYSCALL] = opSyscall
 	handlers[opcode.RET] = opRet
 	handlers[opcode.ABORT] = func(v *VM, _ *Context, _ opcode.Opcode, _ []byte) {
-		v.fail(fmt.Errorf("%w: ABORT is executed.", ErrAbort))
+		v.fail(faultf(ErrAbort, "ABORT"))
 	}
 	handlers[opcode.ABORTMSG] = opAbortMsg
 	handlers[opcode.ASSERT] = opAssert
@@ -63,7 +63,7 @@ func opPushSmall(_ *VM, c *Context, op opcode.Opcode, _ []byte) {
 func opPushA(v *VM, c *Context, _ opcode.Opcode, arg []byte) {
 	pos := c.ip + i32(arg)
 	if pos < 0 || pos > len(c.sh.script.Bytes()) {
-		v.fail(fmt.Errorf("%w: bad pointer address %d", ErrOutOfRange, pos))
+		v.fail(faultf(ErrOutOfRange, "invalid offset %d ip at %d", pos, c.ip))
 	}
 	c.sh.estack.push(elem{it: stackitem.NewPointer(pos, c.sh.script)})
 }
@@ -82,9 +82,7 @@ func jumpOffset(arg []byte) int {
 }
 
 func (v *VM) jump(c *Context, pos int) {
-	if pos < 0 || pos >= len(c.sh.script.Bytes()) {
-		v.fail(fmt.Errorf("%w: position %d", ErrJump, pos))
-	}
+	v.checkTarget(c, pos)
 	c.ip = pos
 	v.jumping = true
 }
@@ -147,7 +145,26 @@ func (v *VM) compareTop(c *Context, base opcode.Opcode) bool {
 
 // call is the reference ExecuteCall: a clone at pos (LoadContext checks
 // the position).
-func (v *VM) call(c *Context, pos int) { v.check(v.LoadContext(c.Clone(pos))) }
+func (v *VM) call(c *Context, pos int) {
+	v.checkTarget(c, pos)
+	if len(v.istack) >= v.limits.MaxInvocationStackSize {
+		v.fail(faultf(ErrInvocationOverflow, "invocation stack is too big: %d", len(v.istack)))
+	}
+	v.check(v.LoadContext(c.Clone(pos)))
+}
+
+// checkTarget fails unless pos is an instruction offset inside c's
+// script (a jump or call target), worded as the reference Go node words
+// it.
+func (v *VM) checkTarget(c *Context, pos int) {
+	n := len(c.sh.script.Bytes())
+	if pos < 0 || pos > n {
+		v.fail(faultf(ErrJump, "invalid offset %d ip at %d", pos, c.ip))
+	}
+	if pos == n {
+		v.fail(faultf(ErrJump, "instruction offset is out of range"))
+	}
+}
 
 func opCall(v *VM, c *Context, _ opcode.Opcode, arg []byte) { v.call(c, c.ip+jumpOffset(arg)) }
 
@@ -155,10 +172,10 @@ func opCallA(v *VM, c *Context, _ opcode.Opcode, _ []byte) {
 	e := v.pop(c)
 	p, ok := e.it.(*stackitem.Pointer)
 	if !ok {
-		v.fail(fmt.Errorf("%w: CALLA needs a Pointer", ErrInvalidType))
+		v.fail(faultf(ErrInvalidType, "interface conversion: stackitem.Item is %s, not *stackitem.Pointer", stackitem.GoType(e.item())))
 	}
 	if p.Script() != c.sh.script {
-		v.fail(fmt.Errorf("%w: pointers can't be shared between scripts", ErrJump))
+		v.fail(faultf(ErrJump, "invalid script in pointer"))
 	}
 	v.call(c, p.Position())
 }
@@ -166,20 +183,21 @@ func opCallA(v *VM, c *Context, _ opcode.Opcode, _ []byte) {
 func opCallT(v *VM, _ *Context, _ opcode.Opcode, arg []byte) {
 	tok := le16(arg)
 	if v.CallTHandler == nil {
-		v.fail(fmt.Errorf("%w: token not found: %d", ErrCallT, tok))
+		v.fail(faultf(ErrCallT, "runtime error: invalid memory address or nil pointer dereference"))
 	}
 	if err := v.CallTHandler(v, tok); err != nil {
-		v.fail(fmt.Errorf("%w: token %d: %w", ErrCallT, tok, err))
+		v.fail(&kindError{kind: ErrCallT, text: err.Error(), cause: err})
 	}
 }
 
 func opSyscall(v *VM, _ *Context, _ opcode.Opcode, arg []byte) {
 	id := le32(arg)
 	if v.SyscallHandler == nil {
-		v.fail(fmt.Errorf("%w: syscall not found: 0x%08x", ErrSyscall, id))
+		v.fail(faultf(ErrSyscall, "vm's SyscallHandler is not initialized"))
 	}
+	// The handler words its failure ("System.Contract.Call failed: ...").
 	if err := v.SyscallHandler(v, id); err != nil {
-		v.fail(fmt.Errorf("%w: 0x%08x: %w", ErrSyscall, id, err))
+		v.fail(&kindError{kind: ErrSyscall, text: err.Error(), cause: err})
 	}
 }
 
@@ -191,7 +209,7 @@ func opRet(v *VM, _ *Context, _ opcode.Opcode, _ []byte) {
 	}
 	if src := c.sh.estack; src != dst {
 		if c.rvcount >= 0 && src.Len() != c.rvcount {
-			v.fail(fmt.Errorf("%w: expected %d, got %d", ErrReturnCount, c.rvcount, src.Len()))
+			v.fail(faultf(ErrReturnCount, "invalid return values count: expected %d, got %d", c.rvcount, src.Len()))
 		}
 		// Reference EvaluationStack.CopyTo: the items move to the caller
 		// with their references counted once; the callee's stack keeps
@@ -220,7 +238,13 @@ func (v *VM) contextUnloaded(c *Context) error {
 	clearRefs(c.locals, &v.rc)
 	clearRefs(c.args, &v.rc)
 	if v.OnContextUnloaded != nil {
-		return v.OnContextUnloaded(v, c)
+		if err := v.OnContextUnloaded(v, c); err != nil {
+			text := "context unload callback failed: " + err.Error()
+			if v.uncaught != nil {
+				text += ", uncaught exception: " + neoGoTypeName(v.uncaught)
+			}
+			return &kindError{kind: err, text: text}
+		}
 	}
 	return nil
 }
@@ -250,12 +274,12 @@ func (v *VM) popContext() *Context {
 func opAbortMsg(v *VM, c *Context, _ opcode.Opcode, _ []byte) {
 	msg, err := stackitem.ToString(v.popItem(c))
 	v.check(err)
-	v.fail(fmt.Errorf("%w: ABORTMSG is executed. Reason: %s", ErrAbort, msg))
+	v.fail(faultf(ErrAbort, "ABORTMSG is executed. Reason: %s", msg))
 }
 
 func opAssert(v *VM, c *Context, _ opcode.Opcode, _ []byte) {
 	if !v.popBool(c) {
-		v.fail(fmt.Errorf("%w: ASSERT is executed with false result.", ErrAssert))
+		v.fail(faultf(ErrAssert, "ASSERT failed"))
 	}
 }
 
@@ -263,7 +287,7 @@ func opAssertMsg(v *VM, c *Context, _ opcode.Opcode, _ []byte) {
 	msg, err := stackitem.ToString(v.popItem(c))
 	v.check(err)
 	if !v.popBool(c) {
-		v.fail(fmt.Errorf("%w: ASSERTMSG is executed with false result. Reason: %s", ErrAssert, msg))
+		v.fail(faultf(ErrAssert, "ASSERTMSG is executed with false result. Reason: %s", msg))
 	}
 }
 
@@ -275,10 +299,10 @@ func opTry(v *VM, c *Context, _ opcode.Opcode, arg []byte) {
 		catchOff, finallyOff = i32(arg), i32(arg[4:])
 	}
 	if catchOff == 0 && finallyOff == 0 {
-		v.fail(fmt.Errorf("%w: catch and finally offsets can't both be 0", ErrTry))
+		v.fail(faultf(ErrTry, "invalid offset for TRY*"))
 	}
 	if len(c.tries) >= v.limits.MaxTryNestingDepth {
-		v.fail(ErrTryNesting)
+		v.fail(faultf(ErrTryNesting, "maximum TRY depth exceeded"))
 	}
 	t := tryContext{catchPtr: -1, finallyPtr: -1, endPtr: -1}
 	if catchOff != 0 {
@@ -292,11 +316,11 @@ func opTry(v *VM, c *Context, _ opcode.Opcode, arg []byte) {
 
 func opEndTry(v *VM, c *Context, _ opcode.Opcode, arg []byte) {
 	if len(c.tries) == 0 {
-		v.fail(fmt.Errorf("%w: the corresponding TRY block cannot be found", ErrTry))
+		v.fail(faultf(ErrTry, "runtime error: index out of range [-1]"))
 	}
 	t := &c.tries[len(c.tries)-1]
 	if t.state == tryFinally {
-		v.fail(fmt.Errorf("%w: ENDTRY in a FINALLY block", ErrTry))
+		v.fail(faultf(ErrTry, "invalid exception handling state during ENDTRY*"))
 	}
 	end := c.ip + jumpOffset(arg)
 	if t.finallyPtr >= 0 {
@@ -312,7 +336,7 @@ func opEndTry(v *VM, c *Context, _ opcode.Opcode, arg []byte) {
 
 func opEndFinally(v *VM, c *Context, _ opcode.Opcode, _ []byte) {
 	if len(c.tries) == 0 {
-		v.fail(fmt.Errorf("%w: the corresponding TRY block cannot be found", ErrTry))
+		v.fail(faultf(ErrTry, "runtime error: index out of range [-1]"))
 	}
 	t := c.tries[len(c.tries)-1]
 	c.tries = c.tries[:len(c.tries)-1]
@@ -370,19 +394,32 @@ func (v *VM) throw(ex stackitem.Item) {
 		}
 		pop++
 	}
-	v.fail(fmt.Errorf("%w: %s", ErrUnhandled, exceptionMessage(ex)))
+	v.fail(&kindError{kind: ErrUnhandled, text: unhandledText(ex)})
 }
 
-func exceptionMessage(ex stackitem.Item) string {
+// unhandledText words an uncaught exception as the reference Go node
+// does: the bytes of a primitive item (of the first element of an
+// Array), Go-quoted, or no message at all.
+func unhandledText(ex stackitem.Item) string {
+	const msg = "unhandled exception"
 	if ex == nil {
-		return ""
+		return msg
 	}
-	switch ex.Type() {
-	case stackitem.ByteArrayT, stackitem.BufferT:
-		b, _ := ex.Bytes() // these types always have bytes
-		return string(b)
+	if ex.Type() == stackitem.ArrayT {
+		a := ex.(*stackitem.Array)
+		if a.Len() == 0 {
+			return msg
+		}
+		ex = a.At(0)
 	}
-	return ex.String()
+	if t := ex.Type(); !t.IsPrimitive() && t != stackitem.BufferT {
+		return msg
+	}
+	b, err := ex.Bytes()
+	if err != nil {
+		return msg
+	}
+	return fmt.Sprintf("%s: %q", msg, b)
 }
 
 // throwString raises a catchable exception with a ByteString message.

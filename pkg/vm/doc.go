@@ -43,6 +43,19 @@
 // unchecked int32 overflow of index+count that FAULTs either way, so it
 // has no switch.
 //
+// # FAULT texts
+//
+// The error of a FAULT (Run's result, FaultException) is a *FaultError:
+// the offset and opcode of the failing instruction and the cause, which
+// errors.Is matches against this package's sentinels (ErrAbort,
+// ErrOutOfGas, ...). Its text is what the reference Go node (neo-go)
+// reports, since it ends up in application logs and invocation results:
+// "at instruction 0 (ABORT): ABORT", `at instruction 6 (THROW): unhandled
+// exception: "boom"`. Syscall and CALLT handlers word their own failures
+// (Fault builds an error with a sentinel and a text). The text is built
+// only on FAULT; the step loop just records the instruction's offset and
+// opcode.
+//
 // # Performance
 //
 // Integers that fit in int64 are kept inline in stack and slot entries,

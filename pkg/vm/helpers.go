@@ -22,26 +22,36 @@ func init() {
 }
 
 func opInvalid(v *VM, _ *Context, op opcode.Opcode, _ []byte) {
-	v.fail(fmt.Errorf("%w: opcode %s is undefined", ErrBadScript, op))
+	v.fail(faultf(ErrBadScript, "incorrect opcode Opcode(%d)", byte(op)))
 }
 
 func (v *VM) pop(ctx *Context) elem {
 	e, err := ctx.sh.estack.remove(0)
-	v.check(err)
+	if err != nil {
+		v.fail(errPopEmpty)
+	}
 	return e
 }
 
 func (v *VM) popNoRef(ctx *Context) elem {
 	e, err := ctx.sh.estack.removeNoRef(0)
-	v.check(err)
+	if err != nil {
+		v.fail(errPopEmpty)
+	}
 	return e
 }
+
+// errPopEmpty is a pop from an empty stack, worded as the reference Go
+// node's runtime panic.
+var errPopEmpty error = &kindError{kind: ErrStackUnderflow, text: "runtime error: index out of range [-1]"}
 
 func (v *VM) popItem(ctx *Context) stackitem.Item { return v.pop(ctx).item() }
 
 func (v *VM) peek(ctx *Context, i int) elem {
 	e, err := ctx.sh.estack.peekElem(i)
-	v.check(err)
+	if err != nil {
+		v.fail(faultf(ErrStackUnderflow, "runtime error: index out of range [%d]", ctx.sh.estack.Len()-1-i))
+	}
 	return e
 }
 
@@ -79,7 +89,7 @@ func (v *VM) popBig(ctx *Context) *big.Int { return v.bigOf(v.pop(ctx)) }
 func (v *VM) popInt32(ctx *Context) int {
 	n, b := v.intOf(v.pop(ctx))
 	if b != nil || n < math.MinInt32 || n > math.MaxInt32 {
-		v.fail(fmt.Errorf("%w: value does not fit in int32", ErrOutOfRange))
+		v.fail(faultf(ErrOutOfRange, "not an int32"))
 	}
 	return int(n)
 }
@@ -119,14 +129,14 @@ func (v *VM) pushBig(ctx *Context, r *big.Int) { ctx.sh.estack.push(v.bigElem(r)
 
 func (v *VM) checkItemSize(n int) {
 	if n < 0 || n > v.limits.MaxItemSize {
-		v.fail(fmt.Errorf("%w: %d/%d", ErrItemTooBig, n, v.limits.MaxItemSize))
+		v.fail(faultf(ErrItemTooBig, "too big item: %d", n))
 	}
 }
 
 // setIP is the reference InstructionPointer setter (0 <= ip <= length).
 func (v *VM) setIP(ctx *Context, ip int) {
 	if ip < 0 || ip > len(ctx.sh.script.Bytes()) {
-		v.fail(fmt.Errorf("%w: position %d", ErrJump, ip))
+		v.fail(faultf(ErrJump, "instruction offset is out of range"))
 	}
 	ctx.ip = ip
 }

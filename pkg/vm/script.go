@@ -78,13 +78,19 @@ func (s *ScriptChecker) checkOperands(ip int, op opcode.Opcode, arg []byte) erro
 		targets[0], targets[1], n = ip+i32(arg), ip+i32(arg[4:]), 2
 	case opcode.NEWARRAY_T, opcode.ISTYPE, opcode.CONVERT:
 		t := stackitem.Type(arg[0])
-		if !t.IsValid() || (op != opcode.NEWARRAY_T && t == stackitem.AnyT) {
-			return fmt.Errorf("%w: %s with type 0x%02x at %d", ErrBadScript, op, arg[0], ip)
+		if !t.IsValid() {
+			return faultf(ErrBadScript, "invalid type specification at offset %d", ip)
+		}
+		if op != opcode.NEWARRAY_T && t == stackitem.AnyT {
+			return faultf(ErrBadScript, "using type ANY is incorrect at offset %d", ip)
 		}
 	}
 	for _, t := range targets[:n] {
+		if t < 0 || t > len(s.script) {
+			return faultf(ErrBadScript, "invalid offset %d ip at %d", t, ip)
+		}
 		if !s.isStart(t) {
-			return fmt.Errorf("%w: %s at %d targets %d, not an instruction", ErrBadScript, op, ip, t)
+			return faultf(ErrBadScript, "some jumps are done to wrong offsets (not to instruction boundary)")
 		}
 	}
 	return nil
@@ -106,19 +112,22 @@ func (s *ScriptChecker) CheckInstruction(offset int) error {
 	return err
 }
 
+// errNoParam is an operand cut by the end of the script.
+var errNoParam error = &kindError{kind: ErrBadScript, text: "failed to read instruction parameter"}
+
 // decodeInstruction decodes the instruction at ip (0 <= ip < len(script))
 // like the reference Instruction constructor: opcode, operand, size.
 func decodeInstruction(script []byte, ip int) (opcode.Opcode, []byte, int, error) {
 	op := opcode.Opcode(script[ip])
 	info := opInfo[op]
 	if !info.valid {
-		return op, nil, 0, fmt.Errorf("%w: invalid opcode 0x%02x at %d", ErrBadScript, byte(op), ip)
+		return op, nil, 0, faultf(ErrBadScript, "incorrect opcode Opcode(%d)", byte(op))
 	}
 	size, prefix := int(info.size), int(info.prefix)
 	p := ip + 1
 	if prefix > 0 {
 		if p+prefix > len(script) {
-			return op, nil, 0, fmt.Errorf("%w: truncated %s at %d", ErrBadScript, op, ip)
+			return op, nil, 0, errNoParam
 		}
 		switch prefix {
 		case 1:
@@ -128,14 +137,14 @@ func decodeInstruction(script []byte, ip int) (opcode.Opcode, []byte, int, error
 		case 4:
 			n := int32(le32(script[p:]))
 			if n < 0 {
-				return op, nil, 0, fmt.Errorf("%w: negative operand size at %d", ErrBadScript, ip)
+				return op, nil, 0, faultf(ErrBadScript, "parameter is too big")
 			}
 			size = int(n)
 		}
 		p += prefix
 	}
 	if size > len(script)-p {
-		return op, nil, 0, fmt.Errorf("%w: operand of %s out of bounds at %d", ErrBadScript, op, ip)
+		return op, nil, 0, errNoParam
 	}
 	return op, script[p : p+size], p + size - ip, nil
 }

@@ -1,8 +1,6 @@
 package vm
 
 import (
-	"fmt"
-
 	"github.com/n3d-io/n3d/pkg/vm/opcode"
 	"github.com/n3d-io/n3d/pkg/vm/stackitem"
 )
@@ -10,7 +8,9 @@ import (
 func init() {
 	handlers[opcode.NEWBUFFER] = func(v *VM, c *Context, _ opcode.Opcode, _ []byte) {
 		n := v.popInt32(c)
-		v.checkItemSize(n)
+		if n < 0 || n > v.limits.MaxItemSize {
+			v.fail(faultf(ErrItemTooBig, "invalid size"))
+		}
 		c.sh.estack.push(elem{it: stackitem.MakeBuffer(n)})
 	}
 	handlers[opcode.MEMCPY] = opMemcpy
@@ -20,30 +20,31 @@ func init() {
 	handlers[opcode.RIGHT] = opLeftRight
 }
 
-func (v *VM) popCount(c *Context, what string) int {
+// popCount pops a non-negative int32; text words a negative one.
+func (v *VM) popCount(c *Context, text string) int {
 	n := v.popInt32(c)
 	if n < 0 {
-		v.fail(fmt.Errorf("%w: negative %s %d", ErrOutOfRange, what, n))
+		v.fail(faultf(ErrOutOfRange, "%s", text))
 	}
 	return n
 }
 
 func opMemcpy(v *VM, c *Context, _ opcode.Opcode, _ []byte) {
-	count := v.popCount(c, "count")
-	si := v.popCount(c, "source index")
+	count := v.popCount(c, "invalid size")
+	si := v.popCount(c, "invalid source index")
 	src := v.bytesOf(v.pop(c))
 	if si+count > len(src) {
-		v.fail(fmt.Errorf("%w: source range %d+%d/%d", ErrOutOfRange, si, count, len(src)))
+		v.fail(faultf(ErrOutOfRange, "size is too big"))
 	}
-	di := v.popCount(c, "destination index")
+	di := v.popCount(c, "invalid destination index")
 	e := v.pop(c)
 	dst, ok := e.it.(*stackitem.Buffer)
 	if !ok {
-		v.fail(fmt.Errorf("%w: MEMCPY destination must be a Buffer", ErrInvalidType))
+		v.fail(faultf(ErrInvalidType, "interface conversion: stackitem.Item is %s, not *stackitem.Buffer", stackitem.GoType(e.item())))
 	}
 	db, _ := dst.Bytes() // a Buffer always has bytes
 	if di+count > len(db) {
-		v.fail(fmt.Errorf("%w: destination range %d+%d/%d", ErrOutOfRange, di, count, len(db)))
+		v.fail(faultf(ErrOutOfRange, "size is too big"))
 	}
 	copy(db[di:di+count], src[si:si+count])
 }
@@ -61,11 +62,11 @@ func opCat(v *VM, c *Context, _ opcode.Opcode, _ []byte) {
 }
 
 func opSubstr(v *VM, c *Context, _ opcode.Opcode, _ []byte) {
-	count := v.popCount(c, "count")
-	index := v.popCount(c, "index")
+	count := v.popCount(c, "negative length")
+	index := v.popCount(c, "negative index")
 	x := v.bytesOf(v.pop(c))
 	if index+count > len(x) {
-		v.fail(fmt.Errorf("%w: SUBSTR range %d+%d/%d", ErrOutOfRange, index, count, len(x)))
+		v.fail(faultf(ErrOutOfRange, "invalid offset"))
 	}
 	buf := stackitem.MakeBuffer(count)
 	r, _ := buf.Bytes() // a Buffer always has bytes
@@ -74,10 +75,10 @@ func opSubstr(v *VM, c *Context, _ opcode.Opcode, _ []byte) {
 }
 
 func opLeftRight(v *VM, c *Context, op opcode.Opcode, _ []byte) {
-	count := v.popCount(c, "count")
+	count := v.popCount(c, "negative length")
 	x := v.bytesOf(v.pop(c))
 	if count > len(x) {
-		v.fail(fmt.Errorf("%w: %s count %d/%d", ErrOutOfRange, op, count, len(x)))
+		v.fail(faultf(ErrOutOfRange, "size is too big"))
 	}
 	buf := stackitem.MakeBuffer(count)
 	r, _ := buf.Bytes() // a Buffer always has bytes

@@ -1,8 +1,6 @@
 package vm
 
 import (
-	"fmt"
-
 	"github.com/n3d-io/n3d/pkg/encoding/bigint"
 
 	"github.com/n3d-io/n3d/pkg/vm/opcode"
@@ -17,7 +15,7 @@ func init() {
 		e := v.pop(c)
 		t := stackitem.Type(arg[0])
 		if t == stackitem.AnyT || !t.IsValid() {
-			v.fail(fmt.Errorf("%w: invalid type 0x%02x", ErrInvalidType, arg[0]))
+			v.fail(faultf(ErrInvalidType, "invalid type: %d", arg[0]))
 		}
 		et := stackitem.IntegerT
 		if e.it != nil {

@@ -30,7 +30,11 @@ type VM struct {
 	jumping  bool
 	uncaught stackitem.Item // nil: no pending exception
 	faultErr error
-	limits   Limits
+	// cur is the context whose instruction is executing; its ip is that
+	// instruction's until the step ends (handlers move it last), which
+	// the fault text reports.
+	cur    *Context
+	limits Limits
 
 	feeFactor   int64 // picoGAS per opcode price unit
 	feeConsumed int64 // picoGAS
@@ -136,7 +140,7 @@ func (v *VM) AddPicoGas(pico int64) error {
 		v.feeConsumed += pico
 	}
 	if v.feeLimit >= 0 && v.feeConsumed > v.feeLimit {
-		return ErrOutOfGas
+		return outOfGas
 	}
 	return nil
 }
@@ -166,7 +170,8 @@ func (v *VM) References() int { return v.rc.Count() }
 // changes compound items that are on a stack.
 func (v *VM) RefCounter() *stackitem.RefCounter { return &v.rc }
 
-// FaultException is the error that FAULTed the VM.
+// FaultException is the error that FAULTed the VM: a *FaultError when
+// an instruction failed.
 func (v *VM) FaultException() error { return v.faultErr }
 
 // UncaughtException is the exception being thrown (nil if none).
@@ -301,12 +306,24 @@ func (v *VM) recoverFault() {
 	case vmPanic:
 		err = x.err
 	case runtime.Error:
-		err = fmt.Errorf("%w: %v", ErrInternal, x)
+		err = faultf(ErrInternal, "%v", x)
 	default:
-		err = fmt.Errorf("%w: %v", ErrInternal, x)
+		err = faultf(ErrInternal, "%v", x)
 	}
 	v.state = FaultState
-	v.faultErr = err
+	v.faultErr = v.faultAt(err)
+}
+
+// faultAt wraps err with the instruction being executed.
+func (v *VM) faultAt(err error) *FaultError {
+	fe := &FaultError{Op: opcode.RET, Err: err}
+	if c := v.cur; c != nil {
+		fe.IP = c.ip
+		if script := c.sh.script.Bytes(); c.ip < len(script) {
+			fe.Op = opcode.Opcode(script[c.ip])
+		}
+	}
+	return fe
 }
 
 // step is one reference ExecuteNext without the fault handling.
@@ -318,18 +335,19 @@ func (v *VM) step() {
 	ctx := v.istack[len(v.istack)-1]
 	script := ctx.sh.script.Bytes()
 	op, arg, size := opcode.RET, []byte(nil), 0
+	v.cur = ctx
 	if ctx.ip < len(script) {
 		op, arg, size = v.decode(script, ctx.ip)
 	}
 	if v.feeFactor != 0 && !ctx.sh.feeExempt {
 		v.feeConsumed += v.feeFactor * opcodePrice[op] // both bounded: no overflow
 		if v.feeLimit >= 0 && v.feeConsumed > v.feeLimit {
-			v.fail(ErrOutOfGas)
+			v.fail(outOfGas)
 		}
 	}
 	handlers[op](v, ctx, op, arg)
 	if v.rc.Count() > v.limits.MaxStackSize {
-		v.fail(fmt.Errorf("%w: %d/%d", ErrStackOverflow, v.rc.Count(), v.limits.MaxStackSize))
+		v.fail(faultf(ErrStackOverflow, "stack is too big: %d vs %d", v.rc.Count(), v.limits.MaxStackSize))
 	}
 	if !v.jumping {
 		ctx.ip += size

@@ -33,7 +33,7 @@ const maxDiffReports = 50
 // TestDiffChain restores the chains neo-go 0.120.0 produced under
 // scripts/neogo-diffchain.sh (testdata/neogo-diff/<run>/, or $DIFFCHAIN_DIR)
 // and checks every block hash, state root and application log (trigger, VM
-// state, GAS, stack, notifications; FAULT texts only for presence) against
+// state, GAS, stack, notifications, FAULT exception texts) against
 // what neo-go reported for them.
 func TestDiffChain(t *testing.T) {
 	dir := os.Getenv("DIFFCHAIN_DIR")

@@ -165,7 +165,7 @@ func TestVerifyTxRules(t *testing.T) {
 		// The VM runs within what is left of the network fee: one datoshi
 		// short and it runs out of GAS.
 		tx.NetworkFee--
-		fails(t, kc.sign(tx), ErrWitness, "insufficient GAS")
+		fails(t, kc.sign(tx), ErrWitness, "GAS limit exceeded")
 	})
 	t.Run("system fee", func(t *testing.T) {
 		fails(t, kc.tx(push1, func(tx *transaction.Transaction) { tx.SystemFee = c.proto.MaxBlockSystemFee + 1 }),

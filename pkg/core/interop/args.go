@@ -1,12 +1,14 @@
 package interop
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"unicode/utf8"
 
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
 	"github.com/n3d-io/n3d/pkg/util"
+	"github.com/n3d-io/n3d/pkg/vm"
 	"github.com/n3d-io/n3d/pkg/vm/stackitem"
 )
 
@@ -17,26 +19,29 @@ import (
 func (ic *Context) pop() (stackitem.Item, error) {
 	it, err := ic.vm.Estack().Pop()
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrInvalidArgument, err)
+		return nil, errStackEmpty
 	}
 	return it, nil
 }
 
 func (ic *Context) popBytes() ([]byte, error) {
-	b, err := ic.vm.Estack().PopBytes() // Null is an error too
+	it, err := ic.pop()
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrInvalidArgument, err)
+		return nil, err
 	}
-	return b, nil
+	return itemBytes(it) // Null is an error too
+}
+
+// badArgument is an argument conversion that failed with err (the
+// reference panics with err's text).
+func badArgument(err error) error {
+	return Bare(vm.Fault(ErrInvalidArgument, err.Error(), err))
 }
 
 func itemBytes(it stackitem.Item) ([]byte, error) {
-	if _, ok := it.(stackitem.Null); ok {
-		return nil, fmt.Errorf("%w: null", ErrInvalidArgument)
-	}
 	b, err := it.Bytes()
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrInvalidArgument, err)
+		return nil, badArgument(err)
 	}
 	return b, nil
 }
@@ -47,7 +52,7 @@ func (ic *Context) popString() (string, error) {
 		return "", err
 	}
 	if !utf8.Valid(b) {
-		return "", fmt.Errorf("%w: invalid UTF-8", ErrInvalidArgument)
+		return "", Bare(Fault(ErrInvalidArgument, "invalid value: not UTF-8"))
 	}
 	return string(b), nil
 }
@@ -61,9 +66,6 @@ func (ic *Context) popInt(lo, hi int64) (int64, error) {
 }
 
 func itemInt(it stackitem.Item, lo, hi int64) (int64, error) {
-	if _, ok := it.(stackitem.Null); ok {
-		return 0, fmt.Errorf("%w: null", ErrInvalidArgument)
-	}
 	if i, ok := it.(*stackitem.Integer); ok {
 		if n, ok := i.Int64(); ok && n >= lo && n <= hi {
 			return n, nil
@@ -71,10 +73,10 @@ func itemInt(it stackitem.Item, lo, hi int64) (int64, error) {
 	}
 	n, err := it.BigInt()
 	if err != nil {
-		return 0, fmt.Errorf("%w: %w", ErrInvalidArgument, err)
+		return 0, badArgument(err)
 	}
 	if !n.IsInt64() || n.Int64() < lo || n.Int64() > hi {
-		return 0, fmt.Errorf("%w: %s out of range", ErrInvalidArgument, n)
+		return 0, Bare(Faultf(errIntRange, "invalid value: %s is out of range", n))
 	}
 	return n.Int64(), nil
 }
@@ -91,7 +93,7 @@ func (ic *Context) popHash160() (util.Uint160, error) {
 	}
 	h, err := util.Uint160DecodeBytesLE(b)
 	if err != nil {
-		return h, fmt.Errorf("%w: %w", ErrInvalidArgument, err)
+		return h, vm.Fault(ErrInvalidArgument, hashLengthText(util.Uint160Size, len(b)), err)
 	}
 	return h, nil
 }
@@ -111,7 +113,7 @@ func (ic *Context) popNullableHash160() (h util.Uint160, ok bool, err error) {
 	}
 	h, err = util.Uint160DecodeBytesLE(b)
 	if err != nil {
-		return h, false, fmt.Errorf("%w: %w", ErrInvalidArgument, err)
+		return h, false, vm.Fault(ErrInvalidArgument, hashLengthText(util.Uint160Size, len(b)), err)
 	}
 	return h, true, nil
 }
@@ -123,7 +125,7 @@ func (ic *Context) popArray() (*stackitem.Array, error) {
 	}
 	a, ok := it.(*stackitem.Array)
 	if !ok {
-		return nil, fmt.Errorf("%w: %s is not an array", ErrInvalidArgument, it.Type())
+		return nil, Bare(Fault(ErrInvalidArgument, "element is not an array"))
 	}
 	return a, nil
 }
@@ -143,7 +145,7 @@ func (ic *Context) popItems() ([]stackitem.Item, error) {
 		return nil, err
 	}
 	if n < 0 || n > int64(ic.vm.Limits().MaxStackSize) {
-		return nil, fmt.Errorf("%w: %d elements", ErrInvalidArgument, n)
+		return nil, Faultf(ErrInvalidArgument, "invalid array length %d", n)
 	}
 	items := make([]stackitem.Item, n)
 	for i := range items {
@@ -171,7 +173,7 @@ func (ic *Context) popBytesArray() ([][]byte, error) {
 func decodeKey(b []byte) (*keys.PublicKey, error) {
 	k, err := keys.NewPublicKeyFromBytes(b)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrInvalidArgument, err)
+		return nil, vm.Fault(ErrInvalidArgument, publicKeyText(b), err)
 	}
 	return k, nil
 }
@@ -193,11 +195,11 @@ func popInterop[T any](ic *Context) (T, error) {
 	}
 	io, ok := it.(*stackitem.Interop)
 	if !ok {
-		return zero, fmt.Errorf("%w: %s is not an interop interface", ErrInvalidArgument, it.Type())
+		return zero, Bare(Fault(ErrInvalidArgument, "element is not an interop"))
 	}
 	v, ok := io.Value().(T)
 	if !ok {
-		return zero, fmt.Errorf("%w: interop of type %T", ErrInvalidArgument, io.Value())
+		return zero, Bare(Faultf(ErrInvalidArgument, "interface conversion: interface {} is %T, not %T", io.Value(), zero))
 	}
 	return v, nil
 }
@@ -205,3 +207,9 @@ func popInterop[T any](ic *Context) (T, error) {
 func (ic *Context) push(it stackitem.Item) { ic.vm.Estack().Push(it) }
 
 func (ic *Context) pushHash(h util.Uint160) { ic.pushBytes(h.BytesLE()) }
+
+// errIntRange is an integer argument outside its type's range.
+var errIntRange = fmt.Errorf("%w: integer out of range", ErrInvalidArgument)
+
+// isRangeError reports whether err is itemInt's out-of-range failure.
+func isRangeError(err error) bool { return errors.Is(err, errIntRange) }

@@ -125,7 +125,7 @@ func TestCallFromNativeThrowFaults(t *testing.T) {
 			continue
 		}
 		require.Equal(t, vm.FaultState, ic.VM().State())
-		require.ErrorContains(t, ic.VM().FaultException(), "called by a native")
+		require.ErrorContains(t, ic.VM().FaultException(), "context unload callback failed: unhandled exception, uncaught exception: ByteString")
 		require.Equal(t, 0, n.after)
 		ex := ic.Execution()
 		require.Equal(t, vm.FaultState, ex.VMState)

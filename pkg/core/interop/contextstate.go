@@ -65,7 +65,7 @@ func (ic *Context) current() *ContextState { return StateOf(ic.vm.Context()) }
 // checkFlags is the reference ValidateCallFlags.
 func (ic *Context) checkFlags(required callflag.CallFlag) error {
 	if have := ic.current().CallFlags; !have.Has(required) {
-		return fmt.Errorf("%w: have %s, need %s", ErrMissingFlags, have, required)
+		return Faultf(ErrMissingFlags, "missing call flags: %05b vs %05b", byte(have), byte(required))
 	}
 	return nil
 }
@@ -142,6 +142,13 @@ func (ic *Context) contextUnloaded(v *vm.VM, ctx *vm.Context) error {
 	return ic.finishContext(v, ctx, cur, StateOf(ctx))
 }
 
+// Unload hook failures (the reference's wording; the VM prefixes them
+// with "context unload callback failed: ").
+var (
+	errNativeCallee = errors.New("unhandled exception")
+	errMultiRet     = errors.New("multiple return values in a cross-contract call")
+)
+
 func (ic *Context) finishContext(v *vm.VM, ctx, cur *vm.Context, st *ContextState) error {
 	ok := v.UncaughtException() == nil
 	if st.layer != nil {
@@ -157,7 +164,7 @@ func (ic *Context) finishContext(v *vm.VM, ctx, cur *vm.Context, st *ContextStat
 			ic.notifications = ic.notifications[:len(ic.notifications)-n]
 		}
 		if st.onUnloaded != nil {
-			return errors.New("interop: unhandled exception in a contract called by a native contract")
+			return errNativeCallee
 		}
 		return nil
 	}
@@ -171,7 +178,7 @@ func (ic *Context) finishContext(v *vm.VM, ctx, cur *vm.Context, st *ContextStat
 				cur.Estack().Push(stackitem.Null{})
 			case n > 1:
 				ic.faultStack = ctx.Estack().Items()
-				return errors.New("interop: multiple return values are not allowed in cross-contract calls")
+				return errMultiRet
 			}
 		}
 	}

@@ -20,32 +20,40 @@ import (
 )
 
 func contractCall(ic *Context) error {
-	h, err := ic.popHash160()
+	hb, err := ic.popBytes()
 	if err != nil {
 		return err
+	}
+	h, err := util.Uint160DecodeBytesLE(hb)
+	if err != nil {
+		return vm.Fault(ErrInvalidArgument, "invalid contract hash", err)
 	}
 	method, err := ic.popString()
 	if err != nil {
 		return err
 	}
-	f, err := ic.popByte()
+	f, err := ic.popInt(math.MinInt64, math.MaxInt64)
 	if err != nil {
 		return err
+	}
+	flags := callflag.CallFlag(f)
+	if f < 0 || f > int64(callflag.All) || !flags.IsValid() {
+		return Fault(ErrInvalidArgument, "call flags out of range")
 	}
 	args, err := ic.popArray()
 	if err != nil {
 		return err
 	}
-	if strings.HasPrefix(method, "_") {
-		return fmt.Errorf("%w: method %q starts with '_'", ErrNotAllowed, method)
-	}
-	flags := callflag.CallFlag(f)
-	if !flags.IsValid() {
-		return fmt.Errorf("%w: call flags %d", ErrInvalidArgument, f)
-	}
-	c, md, err := ic.findMethod(h, method, args.Len())
+	c, err := ic.findContract(h, "called contract")
 	if err != nil {
 		return err
+	}
+	if strings.HasPrefix(method, "_") {
+		return Fault(ErrNotAllowed, "invalid method name (starts with '_')")
+	}
+	md := c.Manifest.ABI.GetMethod(method, args.Len())
+	if md == nil {
+		return Faultf(ErrContractNotFound, "method not found: %s/%d", method, args.Len())
 	}
 	ctx, err := ic.callInternal(c, md, flags, md.ReturnType != smartcontract.VoidType, args.Items())
 	if err != nil {
@@ -55,19 +63,16 @@ func contractCall(ic *Context) error {
 	return nil
 }
 
-func (ic *Context) findMethod(h util.Uint160, method string, nargs int) (*state.Contract, *manifest.Method, error) {
+// findContract returns contract h; what names it in the error.
+func (ic *Context) findContract(h util.Uint160, what string) (*state.Contract, error) {
 	c, err := ic.dao.GetContract(h)
 	if err != nil {
 		if isNotFound(err) {
-			return nil, nil, fmt.Errorf("%w: contract %s", ErrContractNotFound, h)
+			return nil, vm.Fault(ErrContractNotFound, what+" "+h.StringBE()+" not found: key not found", err)
 		}
-		return nil, nil, err
+		return nil, err
 	}
-	md := c.Manifest.ABI.GetMethod(method, nargs)
-	if md == nil {
-		return nil, nil, fmt.Errorf("%w: method %q/%d of %s", ErrContractNotFound, method, nargs, h)
-	}
-	return c, md, nil
+	return c, nil
 }
 
 // callInternal is the reference CallContractInternal: Policy block check,
@@ -81,7 +86,7 @@ func (ic *Context) callInternal(c *state.Contract, md *manifest.Method, flags ca
 			return nil, err
 		}
 		if blocked {
-			return nil, fmt.Errorf("%w: contract %s is blocked", ErrNotAllowed, c.Hash)
+			return nil, Faultf(ErrNotAllowed, "contract %s is blocked", c.Hash.StringBE())
 		}
 	}
 	cur := ic.vm.Context()
@@ -93,10 +98,10 @@ func (ic *Context) callInternal(c *state.Contract, md *manifest.Method, flags ca
 	}
 	ic.invocations.add(c.Hash)
 	if len(args) != len(md.Parameters) {
-		return nil, fmt.Errorf("%w: method %q takes %d arguments, got %d", ErrInvalidArgument, md.Name, len(md.Parameters), len(args))
+		return nil, Faultf(ErrInvalidArgument, "invalid argument count: %d (expected %d)", len(args), len(md.Parameters))
 	}
 	if hasReturn != (md.ReturnType != smartcontract.VoidType) {
-		return nil, fmt.Errorf("%w: return value type of %q does not match", ErrInvalidArgument, md.Name)
+		return nil, Faultf(ErrInvalidArgument, "method '%s' return type mismatch: got %s, expected to be void: %t", md.Name, md.ReturnType, !hasReturn)
 	}
 	ctx, err := ic.LoadContract(c, md, flags&st.CallFlags)
 	if err != nil {
@@ -120,7 +125,7 @@ func (ic *Context) checkPermission(st *ContextState, c *state.Contract, md *mani
 		}
 	}
 	if exec != nil && !exec.CanCall(c, md.Name) {
-		return fmt.Errorf("%w: %s may not call %q of %s", ErrNotAllowed, ic.CurrentScriptHash(), md.Name, c.Hash)
+		return Fault(ErrNotAllowed, "disallowed method call")
 	}
 	return nil
 }
@@ -135,7 +140,7 @@ func (ic *Context) whitelist(ctx *vm.Context, c *state.Contract, md *manifest.Me
 		return err
 	}
 	if err := ic.AddFee(fee); err != nil {
-		return err
+		return vm.Fault(err, fmt.Sprintf("%s executing whitelisted contract %s/%s/%d", err, c.Hash.StringBE(), md.Name, len(md.Parameters)), nil)
 	}
 	ctx.SetFeeExempt(true)
 	return nil
@@ -147,9 +152,13 @@ func (ic *Context) whitelist(ctx *vm.Context, c *state.Contract, md *manifest.Me
 // the callee returned normally (its result, if hasReturn, is on the
 // caller's stack). An exception escaping the callee FAULTs the VM.
 func (ic *Context) CallFromNative(caller, h util.Uint160, method string, args []stackitem.Item, hasReturn bool, then func(ic *Context) error) error {
-	c, md, err := ic.findMethod(h, method, len(args))
+	c, err := ic.findContract(h, "contract")
 	if err != nil {
 		return err
+	}
+	md := c.Manifest.ABI.GetMethod(method, len(args))
+	if md == nil {
+		return Faultf(ErrContractNotFound, "method '%s' not found", method)
 	}
 	ctx, err := ic.callInternal(c, md, callflag.All, hasReturn, args)
 	if err != nil {
@@ -168,43 +177,57 @@ func (ic *Context) CallFromNative(caller, h util.Uint160, method string, args []
 
 // callT is the VM's CallTHandler (reference OnCallT).
 func (ic *Context) callT(_ *vm.VM, token uint16) error {
-	if err := ic.checkFlags(callflag.ReadStates | callflag.AllowCall); err != nil {
-		return err
+	if !ic.current().CallFlags.Has(callflag.ReadStates | callflag.AllowCall) {
+		return Fault(ErrMissingFlags, "invalid call flags")
 	}
 	c := ic.current().Contract
-	if c == nil || int(token) >= len(c.NEF.Tokens) {
-		return fmt.Errorf("%w: method token %d", ErrInvalidArgument, token)
+	if c == nil {
+		// The reference dereferences the missing NEF of a dynamic script.
+		return Fault(ErrInvalidArgument, "runtime error: invalid memory address or nil pointer dereference")
+	}
+	if int(token) >= len(c.NEF.Tokens) {
+		return Faultf(ErrInvalidArgument, "token id %d is out of %d range", token, len(c.NEF.Tokens)-1)
 	}
 	t := &c.NEF.Tokens[token]
 	es := ic.vm.Estack()
 	if int(t.ParamCount) > es.Len() {
-		return fmt.Errorf("%w: method token %d needs %d arguments", ErrInvalidArgument, token, t.ParamCount)
+		return Fault(ErrInvalidArgument, "stack is too small")
 	}
 	args := make([]stackitem.Item, t.ParamCount)
 	for i := range args {
 		args[i], _ = es.Pop() // length checked
 	}
-	callee, md, err := ic.findMethod(t.Hash, t.Method, len(args))
+	callee, err := ic.findContract(t.Hash, "token contract")
 	if err != nil {
 		return err
+	}
+	md := callee.Manifest.ABI.GetMethod(t.Method, len(args))
+	if md == nil {
+		return Faultf(ErrContractNotFound, "token method not found: %s/%d", t.Method, len(args))
+	}
+	if t.HasReturn != (md.ReturnType != smartcontract.VoidType) {
+		return Faultf(ErrInvalidArgument, "token %s/%d return value (%t) doesn't match the actual method return value", t.Method, len(args), t.HasReturn)
 	}
 	_, err = ic.callInternal(callee, md, t.CallFlag, t.HasReturn, args)
 	return err
 }
 
 func contractCallNative(ic *Context) error {
-	v, err := ic.popByte()
+	v, err := ic.popInt(math.MinInt64, math.MaxInt64)
 	if err != nil {
 		return err
+	}
+	if v != 0 {
+		return Faultf(ErrNotAllowed, "native contract of version %d is not active", v)
 	}
 	var n NativeContract
 	if ic.cfg.Natives != nil {
 		n = ic.cfg.Natives.ByHash(ic.CurrentScriptHash())
 	}
 	if n == nil {
-		return fmt.Errorf("%w: System.Contract.CallNative outside a native contract", ErrNotAllowed)
+		return Faultf(ErrNotAllowed, "native contract %s (version %d) not found", ic.CurrentScriptHash().StringBE(), v)
 	}
-	return n.Invoke(ic, v)
+	return n.Invoke(ic, byte(v))
 }
 
 func getCallFlags(ic *Context) error {
@@ -229,9 +252,16 @@ func createStandardAccount(ic *Context) error {
 }
 
 func createMultisigAccount(ic *Context) error {
-	m, err := ic.popInt(math.MinInt32, math.MaxInt32)
+	mi, err := ic.pop()
 	if err != nil {
 		return err
+	}
+	m, err := itemInt(mi, math.MinInt64, math.MaxInt64)
+	if err != nil || m < 0 || m > math.MaxInt32 {
+		if err != nil && !isRangeError(err) {
+			return err
+		}
+		return Fault(ErrInvalidArgument, "m must be positive and fit int32")
 	}
 	raw, err := ic.popBytesArray()
 	if err != nil {
@@ -252,7 +282,7 @@ func createMultisigAccount(ic *Context) error {
 	}
 	script, err := scripts.MultiSigContract(int(m), pubs)
 	if err != nil {
-		return fmt.Errorf("%w: %w", ErrInvalidArgument, err)
+		return vm.Fault(ErrInvalidArgument, multisigText(int(m), len(pubs)), err)
 	}
 	ic.pushHash(hash.Hash160(script))
 	return nil

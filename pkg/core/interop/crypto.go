@@ -14,11 +14,14 @@ import (
 // container hash.
 func (ic *Context) signData() ([]byte, error) {
 	if ic.cfg.Container == nil {
-		return nil, fmt.Errorf("%w: no script container", ErrNotAllowed)
+		return nil, Fault(ErrNotAllowed, "unknown script container")
 	}
 	h := ic.cfg.Container.Hash()
 	return append(binary.LittleEndian.AppendUint32(make([]byte, 0, 36), ic.cfg.Network), h[:]...), nil
 }
+
+// errSigLength is a signature that is not 64 bytes (Gorgon+).
+var errSigLength = fmt.Errorf("%w: signature length", ErrInvalidArgument)
 
 // signDigest is SHA-256 of the sign data, what container signatures sign.
 func (ic *Context) signDigest() ([]byte, error) {
@@ -37,7 +40,7 @@ func (ic *Context) signDigest() ([]byte, error) {
 func (ic *Context) verifySig(k *keys.PublicKey, sig, digest []byte, gorgon bool) (bool, error) {
 	if len(sig) != keys.SignatureLen {
 		if gorgon {
-			return false, fmt.Errorf("%w: signature of %d bytes", ErrInvalidArgument, len(sig))
+			return false, Faultf(errSigLength, "wrong signature length: expected %d, got %d", keys.SignatureLen, len(sig))
 		}
 		return false, nil
 	}
@@ -58,11 +61,11 @@ func checkSig(ic *Context) error {
 	if err != nil {
 		return err
 	}
-	digest, err := ic.signDigest()
+	k, err := decodeKey(pub)
 	if err != nil {
 		return err
 	}
-	k, err := decodeKey(pub)
+	digest, err := ic.signDigest()
 	if err != nil {
 		return err
 	}
@@ -92,11 +95,11 @@ func checkMultisig(ic *Context) error {
 	m, n := len(sigs), len(pubs)
 	switch {
 	case n == 0:
-		return fmt.Errorf("%w: no public keys", ErrInvalidArgument)
+		return Fault(ErrInvalidArgument, "wrong key parameters: less than one element in the array")
 	case m == 0:
-		return fmt.Errorf("%w: no signatures", ErrInvalidArgument)
+		return Fault(ErrInvalidArgument, "wrong signature parameters: less than one element in the array")
 	case m > n:
-		return fmt.Errorf("%w: %d signatures for %d keys", ErrInvalidArgument, m, n)
+		return Fault(ErrInvalidArgument, "more signatures than there are keys")
 	}
 	if err := ic.chargeExec(CheckSigPrice * int64(n)); err != nil {
 		return err
@@ -110,7 +113,7 @@ func checkMultisig(ic *Context) error {
 		}
 		valid, err := ic.verifySig(k, sigs[i], digest, gorgon)
 		if err != nil {
-			return err
+			return Faultf(errSigLength, "wrong signature #%d length: expected %d, got %d", i, keys.SignatureLen, len(sigs[i]))
 		}
 		if valid {
 			i++

@@ -64,4 +64,13 @@
 // Opcode semantics (vm.SetHardforkChecker, Gorgon) follow the persisting
 // block, or without one Config.OpcodeHeight (the reference's jump-table
 // choice), while syscalls without a block see every configured hardfork.
+//
+// # FAULT texts
+//
+// A failing syscall FAULTs the VM with the reference Go node's wording:
+// "System.Contract.Call failed: method not found: nosuch/0" for an error
+// its handler returns, and the bare text for what it raises as a panic
+// (an argument of the wrong type, the error of a native method): see
+// Bare, Fault and faults.go. Errors keep their sentinels (ErrInvalidArgument,
+// ErrContractNotFound, ...) for errors.Is.
 package interop

@@ -1,6 +1,7 @@
 package interop
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
@@ -37,7 +38,7 @@ func getTrigger(ic *Context) error {
 
 func getTime(ic *Context) error {
 	if ic.cfg.Block == nil {
-		return fmt.Errorf("%w: no persisting block", ErrNotAllowed)
+		return Fault(ErrNotAllowed, "no persisting block")
 	}
 	ic.push(stackitem.NewBigInteger(new(big.Int).SetUint64(ic.cfg.Block.Timestamp)))
 	return nil
@@ -45,7 +46,7 @@ func getTime(ic *Context) error {
 
 func getScriptContainer(ic *Context) error {
 	if ic.tx == nil {
-		return fmt.Errorf("%w: the container has no stack item form", ErrNotAllowed)
+		return Fault(ErrNotAllowed, "unknown script container")
 	}
 	ic.push(state.TransactionToStackItem(ic.tx))
 	return nil
@@ -124,15 +125,13 @@ func getRandom(ic *Context) error {
 }
 
 func runtimeLog(ic *Context) error {
-	b, err := ic.popBytes()
+	s, err := ic.popString()
 	if err != nil {
 		return err
 	}
+	b := []byte(s)
 	if len(b) > MaxNotificationSize {
-		return fmt.Errorf("%w: log of %d bytes", ErrInvalidArgument, len(b))
-	}
-	if !utf8.Valid(b) {
-		return fmt.Errorf("%w: log is not UTF-8", ErrInvalidArgument)
+		return Faultf(ErrInvalidArgument, "message length shouldn't exceed %d", MaxNotificationSize)
 	}
 	if ic.cfg.OnLog != nil {
 		ic.cfg.OnLog(LogEvent{Container: ic.cfg.Container, ScriptHash: ic.CurrentScriptHash(), Message: string(b)})
@@ -141,7 +140,7 @@ func runtimeLog(ic *Context) error {
 }
 
 func runtimeNotify(ic *Context) error {
-	name, err := ic.popBytes()
+	name, err := ic.popString()
 	if err != nil {
 		return err
 	}
@@ -150,14 +149,11 @@ func runtimeNotify(ic *Context) error {
 		return err
 	}
 	if len(name) > MaxEventName {
-		return fmt.Errorf("%w: event name of %d bytes", ErrInvalidArgument, len(name))
-	}
-	if !utf8.Valid(name) {
-		return fmt.Errorf("%w: event name is not UTF-8", ErrInvalidArgument)
+		return Faultf(ErrInvalidArgument, "event name must be less than %d", MaxEventName)
 	}
 	c := ic.current().Contract
 	if c == nil {
-		return fmt.Errorf("%w: notifications are not allowed in dynamic scripts", ErrNotAllowed)
+		return Fault(ErrNotAllowed, "notifications are not allowed in dynamic scripts")
 	}
 	if ic.IsHardforkEnabled(protocol.HFBasilisk) {
 		if err := checkEvent(c, string(name), args); err != nil {
@@ -165,7 +161,10 @@ func runtimeNotify(ic *Context) error {
 		}
 	}
 	if _, err := stackitem.SerializedSize(args, MaxNotificationSize, ic.vm.Limits().MaxStackSize); err != nil {
-		return fmt.Errorf("%w: notification state: %w", ErrInvalidArgument, err)
+		if errors.Is(err, stackitem.ErrTooLarge) {
+			return vm.Fault(ErrInvalidArgument, fmt.Sprintf("notification size shouldn't exceed %d", MaxNotificationSize), err)
+		}
+		return vm.Fault(ErrInvalidArgument, "bad notification: "+err.Error(), err)
 	}
 	return ic.SendNotification(ic.CurrentScriptHash(), string(name), args)
 }
@@ -174,14 +173,14 @@ func runtimeNotify(ic *Context) error {
 func checkEvent(c *state.Contract, name string, args *stackitem.Array) error {
 	ev := c.Manifest.ABI.GetEvent(name)
 	if ev == nil {
-		return fmt.Errorf("%w: event %q does not exist", ErrNotAllowed, name)
+		return Faultf(ErrNotAllowed, "notification %s does not exist", name)
 	}
 	if len(ev.Parameters) != args.Len() {
-		return fmt.Errorf("%w: event %q takes %d arguments, got %d", ErrInvalidArgument, name, len(ev.Parameters), args.Len())
+		return Faultf(ErrInvalidArgument, "notification %s is invalid: mismatch between the number of parameters and items: %d vs %d", name, len(ev.Parameters), args.Len())
 	}
 	for i, p := range ev.Parameters {
 		if !checkItemType(args.At(i), p.Type) {
-			return fmt.Errorf("%w: argument %q of event %q is not a %s", ErrInvalidArgument, p.Name, name, p.Type)
+			return Faultf(ErrInvalidArgument, "notification %s is invalid: parameter %d type mismatch: %s (manifest) vs %s (notification)", name, i, p.Type, args.At(i).Type())
 		}
 	}
 	return nil
@@ -238,7 +237,7 @@ func checkItemType(it stackitem.Item, t smartcontract.ParamType) bool {
 func (ic *Context) SendNotification(h util.Uint160, name string, args *stackitem.Array) error {
 	if ic.IsHardforkEnabled(protocol.HFEchidna) && ic.cfg.Trigger == triggerApplication &&
 		len(ic.notifications) >= MaxNotificationCount {
-		return fmt.Errorf("%w: more than %d notifications", ErrNotAllowed, MaxNotificationCount)
+		return Faultf(ErrNotAllowed, "notification count shouldn't exceed %d", MaxNotificationCount)
 	}
 	cp, _ := stackitem.DeepCopy(args, true).(*stackitem.Array) // a copy of an array is an array
 	ic.notifications = append(ic.notifications, state.NotificationEvent{ScriptHash: h, Name: name, Item: cp})
@@ -266,7 +265,7 @@ func getNotifications(ic *Context) error {
 			stackitem.ByteString(n.ScriptHash.BytesLE()), stackitem.ByteString(n.Name), st,
 		}))
 		if len(out) > ic.vm.Limits().MaxStackSize {
-			return fmt.Errorf("%w: too many notifications", ErrNotAllowed)
+			return Fault(ErrNotAllowed, "too many notifications")
 		}
 	}
 	ic.push(stackitem.NewArray(out))
@@ -279,15 +278,22 @@ func gasLeft(ic *Context) error {
 }
 
 func burnGas(ic *Context) error {
-	n, err := ic.popInt(math.MinInt64, math.MaxInt64)
+	it, err := ic.pop()
 	if err != nil {
 		return err
 	}
+	n, err := itemInt(it, math.MinInt64, math.MaxInt64)
+	if err != nil {
+		if isRangeError(err) {
+			return Fault(ErrInvalidArgument, "invalid GAS value")
+		}
+		return err
+	}
 	if n <= 0 {
-		return fmt.Errorf("%w: GAS must be positive", ErrInvalidArgument)
+		return Fault(ErrInvalidArgument, "GAS must be positive")
 	}
 	if n > math.MaxInt64/vm.FeeFactor {
-		return fmt.Errorf("%w: %d", vm.ErrOutOfGas, n)
+		return vm.Fault(vm.ErrOutOfGas, vm.GasLimitText, nil)
 	}
 	return ic.AddFee(n)
 }
@@ -310,21 +316,21 @@ func loadScript(ic *Context) error {
 	if err != nil {
 		return err
 	}
-	f, err := ic.popByte()
+	f, err := ic.popInt(math.MinInt64, math.MaxInt64)
 	if err != nil {
 		return err
+	}
+	flags := callflag.CallFlag(f)
+	if f < 0 || f > int64(callflag.All) || !flags.IsValid() {
+		return Fault(ErrInvalidArgument, "call flags out of range")
 	}
 	args, err := ic.popArray()
 	if err != nil {
 		return err
 	}
-	flags := callflag.CallFlag(f)
-	if !flags.IsValid() {
-		return fmt.Errorf("%w: call flags %d", ErrInvalidArgument, f)
-	}
 	// The reference loads new Script(script, strictMode: true).
 	if err := vm.ValidateScript(script); err != nil {
-		return fmt.Errorf("%w: %w", ErrInvalidArgument, err)
+		return vm.Fault(ErrInvalidArgument, "invalid script: "+err.Error(), err)
 	}
 	cur := ic.vm.Context()
 	st := ic.newState()

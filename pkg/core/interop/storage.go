@@ -2,10 +2,10 @@ package interop
 
 import (
 	"bytes"
-	"fmt"
 
 	"github.com/n3d-io/n3d/pkg/core/dao"
 	"github.com/n3d-io/n3d/pkg/storage"
+	"github.com/n3d-io/n3d/pkg/vm"
 	"github.com/n3d-io/n3d/pkg/vm/stackitem"
 )
 
@@ -38,24 +38,41 @@ func (o FindOptions) Validate() error {
 	has := func(f FindOptions) bool { return o&f != 0 }
 	switch {
 	case o&^FindAll != 0:
-		return fmt.Errorf("%w: find options %#x", ErrInvalidArgument, byte(o))
-	case has(FindKeysOnly) && (has(FindValuesOnly) || has(FindDeserializeValues) || has(FindPickField0) || has(FindPickField1)):
-		return fmt.Errorf("%w: KeysOnly with ValuesOnly, DeserializeValues or PickField", ErrInvalidArgument)
-	case has(FindValuesOnly) && has(FindRemovePrefix):
-		return fmt.Errorf("%w: ValuesOnly with RemovePrefix", ErrInvalidArgument)
+		return Fault(ErrInvalidArgument, "invalid Find options: unknown flag")
+	case has(FindKeysOnly) && (has(FindDeserializeValues) || has(FindPickField0) || has(FindPickField1)):
+		return Fault(ErrInvalidArgument, "invalid Find options KeysOnly conflicts with other options")
+	case has(FindValuesOnly) && (has(FindKeysOnly) || has(FindRemovePrefix)):
+		return Fault(ErrInvalidArgument, "invalid Find options: KeysOnly conflicts with ValuesOnly")
 	case has(FindPickField0) && has(FindPickField1):
-		return fmt.Errorf("%w: PickField0 with PickField1", ErrInvalidArgument)
+		return Fault(ErrInvalidArgument, "invalid Find options: Pick0 conflicts with Pick1")
 	case (has(FindPickField0) || has(FindPickField1)) && !has(FindDeserializeValues):
-		return fmt.Errorf("%w: PickField without DeserializeValues", ErrInvalidArgument)
+		return Fault(ErrInvalidArgument, "invalid Find options: PickN is specified without Deserialize")
 	}
 	return nil
+}
+
+// errReadOnly is a write through a read-only storage context.
+var errReadOnly = Fault(ErrNotAllowed, "storage.Context is read only")
+
+// popStorageContext pops the storage context argument.
+func (ic *Context) popStorageContext() (*StorageContext, error) {
+	it, err := ic.pop()
+	if err != nil {
+		return nil, err
+	}
+	if io, ok := it.(*stackitem.Interop); ok {
+		if sc, ok := io.Value().(*StorageContext); ok {
+			return sc, nil
+		}
+	}
+	return nil, Faultf(ErrInvalidArgument, "%s is not a storage.Context", goValueType(it))
 }
 
 func (ic *Context) contractStorageContext(readOnly bool) (*StorageContext, error) {
 	c, err := ic.dao.GetContract(ic.CurrentScriptHash())
 	if err != nil {
 		if isNotFound(err) {
-			return nil, fmt.Errorf("%w: storage is only for deployed contracts", ErrNotAllowed)
+			return nil, vm.Fault(ErrNotAllowed, "storage context can not be retrieved in dynamic scripts: key not found", err)
 		}
 		return nil, err
 	}
@@ -75,7 +92,7 @@ func pushStorageContext(ic *Context, ro bool) error {
 }
 
 func storageAsReadOnly(ic *Context) error {
-	sc, err := popInterop[*StorageContext](ic)
+	sc, err := ic.popStorageContext()
 	if err != nil {
 		return err
 	}
@@ -87,7 +104,7 @@ func storageAsReadOnly(ic *Context) error {
 }
 
 func storageGet(ic *Context) error {
-	sc, err := popInterop[*StorageContext](ic)
+	sc, err := ic.popStorageContext()
 	if err != nil {
 		return err
 	}
@@ -120,7 +137,7 @@ func (ic *Context) storageGet(sc *StorageContext) error {
 }
 
 func storagePut(ic *Context) error {
-	sc, err := popInterop[*StorageContext](ic)
+	sc, err := ic.popStorageContext()
 	if err != nil {
 		return err
 	}
@@ -145,13 +162,13 @@ func (ic *Context) storagePut(sc *StorageContext) error {
 		return err
 	}
 	if len(key) > MaxStorageKeySize {
-		return fmt.Errorf("%w: key of %d bytes", ErrInvalidArgument, len(key))
+		return Fault(ErrInvalidArgument, "key is too big")
 	}
 	if len(value) > MaxStorageValueSize {
-		return fmt.Errorf("%w: value of %d bytes", ErrInvalidArgument, len(value))
+		return Fault(ErrInvalidArgument, "value is too big")
 	}
 	if sc.ReadOnly {
-		return fmt.Errorf("%w: read-only storage context", ErrNotAllowed)
+		return errReadOnly
 	}
 	old, err := ic.dao.GetStorageItem(sc.ID, key)
 	if err != nil && !isNotFound(err) {
@@ -183,7 +200,7 @@ func PutFeeSize(keyLen, valueLen, oldLen int, exists bool) int {
 }
 
 func storageDelete(ic *Context) error {
-	sc, err := popInterop[*StorageContext](ic)
+	sc, err := ic.popStorageContext()
 	if err != nil {
 		return err
 	}
@@ -204,13 +221,13 @@ func (ic *Context) storageDelete(sc *StorageContext) error {
 		return err
 	}
 	if sc.ReadOnly {
-		return fmt.Errorf("%w: read-only storage context", ErrNotAllowed)
+		return errReadOnly
 	}
 	return ic.dao.DeleteStorageItem(sc.ID, key)
 }
 
 func storageFind(ic *Context) error {
-	sc, err := popInterop[*StorageContext](ic)
+	sc, err := ic.popStorageContext()
 	if err != nil {
 		return err
 	}
@@ -285,7 +302,7 @@ func (s *StorageIterator) Next() bool {
 // Value implements Iterator.
 func (s *StorageIterator) Value() (stackitem.Item, error) {
 	if s.pos == 0 || s.pos > len(s.items) {
-		return nil, fmt.Errorf("%w: iterator has no current value", ErrNotAllowed)
+		return nil, Bare(Fault(ErrNotAllowed, "iterator index out of range"))
 	}
 	e := s.items[s.pos-1]
 	key := e.k
@@ -299,7 +316,7 @@ func (s *StorageIterator) Value() (stackitem.Item, error) {
 	if s.opts&FindDeserializeValues != 0 {
 		d, err := stackitem.Deserialize(e.v)
 		if err != nil {
-			return nil, fmt.Errorf("%w: %w", ErrInvalidArgument, err)
+			return nil, Bare(vm.Fault(ErrInvalidArgument, err.Error(), err))
 		}
 		val = d
 	}
@@ -309,8 +326,12 @@ func (s *StorageIterator) Value() (stackitem.Item, error) {
 		if s.opts&FindPickField1 != 0 {
 			idx = 1
 		}
-		if !ok || arr.Len() <= idx {
-			return nil, fmt.Errorf("%w: cannot pick field %d of %s", ErrInvalidArgument, idx, val.Type())
+		// Worded as the reference Go node's runtime panics.
+		if !ok {
+			return nil, Bare(Faultf(ErrInvalidArgument, "interface conversion: interface {} is %s, not []stackitem.Item", goValueType(val)))
+		}
+		if arr.Len() <= idx {
+			return nil, Bare(Faultf(ErrInvalidArgument, "runtime error: index out of range [%d] with length %d", idx, arr.Len()))
 		}
 		val = arr.At(idx)
 	}

@@ -3,8 +3,8 @@ package interop
 import (
 	"crypto/sha256"
 	"encoding/binary"
-	"fmt"
 	"slices"
+	"strconv"
 
 	"github.com/n3d-io/n3d/pkg/protocol"
 	"github.com/n3d-io/n3d/pkg/smartcontract/callflag"
@@ -147,6 +147,9 @@ func init() {
 // Functions returns a copy of the syscall table, sorted by id.
 func Functions() []Function { return slices.Clone(functions) }
 
+// errNoSyscall is an unknown or not yet active syscall.
+var errNoSyscall = Fault(ErrUnknownSyscall, "syscall not found")
+
 // lookup finds the syscall with id (binary search, no allocation).
 func lookup(id uint32) *Function {
 	lo, hi := 0, len(functions)
@@ -168,17 +171,20 @@ func lookup(id uint32) *Function {
 // activation, call flags, the fixed price, then the handler.
 func (ic *Context) syscall(_ *vm.VM, id uint32) error {
 	f := lookup(id)
-	if f == nil || !ic.IsHardforkEnabled(f.ActiveFrom) {
-		return fmt.Errorf("%w: 0x%08x", ErrUnknownSyscall, id)
+	if f == nil {
+		return syscallFault(strconv.FormatUint(uint64(id), 10), errNoSyscall)
+	}
+	if !ic.IsHardforkEnabled(f.ActiveFrom) {
+		return syscallFault(faultName(f), errNoSyscall)
 	}
 	if err := ic.checkFlags(f.RequiredFlags); err != nil {
-		return fmt.Errorf("%s: %w", f.Name, err)
+		return syscallFault(faultName(f), err)
 	}
 	if err := ic.chargeExec(f.Price); err != nil {
-		return err
+		return syscallFault(faultName(f), err)
 	}
 	if err := f.Func(ic); err != nil {
-		return fmt.Errorf("%s: %w", f.Name, err)
+		return syscallFault(faultName(f), err)
 	}
 	return nil
 }

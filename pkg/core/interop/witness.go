@@ -5,10 +5,12 @@ import (
 
 	"github.com/n3d-io/n3d/pkg/core/block"
 	"github.com/n3d-io/n3d/pkg/core/transaction"
+	"github.com/n3d-io/n3d/pkg/crypto/keys"
 	"github.com/n3d-io/n3d/pkg/smartcontract/callflag"
 	"github.com/n3d-io/n3d/pkg/smartcontract/scripts"
 	"github.com/n3d-io/n3d/pkg/smartcontract/trigger"
 	"github.com/n3d-io/n3d/pkg/util"
+	"github.com/n3d-io/n3d/pkg/vm"
 	"github.com/n3d-io/n3d/pkg/vm/stackitem"
 )
 
@@ -24,13 +26,13 @@ func checkWitness(ic *Context) error {
 	case util.Uint160Size:
 		h, _ = util.Uint160DecodeBytesLE(b) // length checked
 	case 33:
-		k, err := decodeKey(b)
+		k, err := keys.NewPublicKeyFromBytes(b)
 		if err != nil {
-			return err
+			return vm.Fault(ErrInvalidArgument, "parameter given is neither a key nor a hash", err)
 		}
 		h = k.ScriptHash()
 	default:
-		return fmt.Errorf("%w: hash or public key of %d bytes", ErrInvalidArgument, len(b))
+		return Fault(ErrInvalidArgument, "parameter given is neither a key nor a hash")
 	}
 	ok, err := ic.CheckWitness(h)
 	if err != nil {

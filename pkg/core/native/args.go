@@ -6,7 +6,9 @@ import (
 	"math/big"
 	"unicode/utf8"
 
+	"github.com/n3d-io/n3d/pkg/core/interop"
 	"github.com/n3d-io/n3d/pkg/util"
+	"github.com/n3d-io/n3d/pkg/vm"
 	"github.com/n3d-io/n3d/pkg/vm/stackitem"
 )
 
@@ -20,13 +22,23 @@ func isNull(it stackitem.Item) bool {
 	return ok
 }
 
+// badArg is an argument that failed to convert with err; the text is
+// err's (the reference Go node's conversion errors are worded the same).
+func badArg(err error) error { return vm.Fault(ErrInvalidArgument, err.Error(), err) }
+
+// errValueRange is an integer argument outside its type's range.
+var errValueRange = fmt.Errorf("%w: integer out of range", ErrInvalidArgument)
+
+// invalidValue is an argument of a valid type but a bad value, worded as
+// the reference's stackitem conversions word it.
+func invalidValue(format string, args ...any) error {
+	return interop.Faultf(ErrInvalidArgument, "invalid value: "+format, args...)
+}
+
 func argBytes(it stackitem.Item) ([]byte, error) {
-	if isNull(it) {
-		return nil, fmt.Errorf("%w: null", ErrInvalidArgument)
-	}
-	b, err := it.Bytes()
+	b, err := it.Bytes() // Null fails too
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrInvalidArgument, err)
+		return nil, badArg(err)
 	}
 	return b, nil
 }
@@ -39,7 +51,7 @@ func argLimitedBytes(it stackitem.Item, limit int) ([]byte, error) {
 		return nil, err
 	}
 	if len(b) > limit {
-		return nil, fmt.Errorf("%w: %d bytes, max %d", ErrTooBigInput, len(b), limit)
+		return nil, interop.Fault(ErrTooBigInput, "input is too big")
 	}
 	return b, nil
 }
@@ -50,7 +62,7 @@ func argString(it stackitem.Item) (string, error) {
 		return "", err
 	}
 	if !utf8.Valid(b) {
-		return "", fmt.Errorf("%w: invalid UTF-8", ErrInvalidArgument)
+		return "", invalidValue("not UTF-8")
 	}
 	return string(b), nil
 }
@@ -65,7 +77,7 @@ func argLimitedString(it stackitem.Item, limit int) (string, error) {
 func argBigInt(it stackitem.Item) (*big.Int, error) {
 	n, err := it.BigInt()
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrInvalidArgument, err)
+		return nil, badArg(err)
 	}
 	return n, nil
 }
@@ -82,9 +94,25 @@ func argIntRange(it stackitem.Item, lo, hi int64) (int64, error) {
 		return 0, err
 	}
 	if !n.IsInt64() || n.Int64() < lo || n.Int64() > hi {
-		return 0, fmt.Errorf("%w: %s out of range", ErrInvalidArgument, n)
+		return 0, interop.Faultf(errValueRange, "invalid value: bigint is not in %s range", rangeName(lo, hi))
 	}
 	return n.Int64(), nil
+}
+
+// rangeName names the Go integer type of [lo, hi] as the reference's
+// range errors do.
+func rangeName(lo, hi int64) string {
+	switch {
+	case lo == math.MinInt32 && hi == math.MaxInt32:
+		return "int32"
+	case lo == 0 && hi == math.MaxUint32:
+		return "uint32"
+	case lo == 0 && hi == math.MaxUint8:
+		return "uint8"
+	case lo == math.MinInt64 && hi == math.MaxInt64:
+		return "int64"
+	}
+	return fmt.Sprintf("[%d, %d]", lo, hi)
 }
 
 func argInt32(it stackitem.Item) (int32, error) {
@@ -109,7 +137,7 @@ func argInt64(it stackitem.Item) (int64, error) {
 func argBool(it stackitem.Item) (bool, error) {
 	b, err := it.Bool()
 	if err != nil {
-		return false, fmt.Errorf("%w: %w", ErrInvalidArgument, err)
+		return false, badArg(err)
 	}
 	return b, nil
 }
@@ -121,7 +149,7 @@ func argUint160(it stackitem.Item) (util.Uint160, error) {
 	}
 	u, err := util.Uint160DecodeBytesLE(b)
 	if err != nil {
-		return util.Uint160{}, fmt.Errorf("%w: %w", ErrInvalidArgument, err)
+		return util.Uint160{}, vm.Fault(ErrInvalidArgument, fmt.Sprintf("invalid value: expected byte size of %d got %d", util.Uint160Size, len(b)), err)
 	}
 	return u, nil
 }
@@ -133,7 +161,7 @@ func argUint256(it stackitem.Item) (util.Uint256, error) {
 	}
 	u, err := util.Uint256DecodeBytesLE(b)
 	if err != nil {
-		return util.Uint256{}, fmt.Errorf("%w: %w", ErrInvalidArgument, err)
+		return util.Uint256{}, vm.Fault(ErrInvalidArgument, fmt.Sprintf("failed to decode hash: expected []byte of size %d got %d", util.Uint256Size, len(b)), err)
 	}
 	return u, nil
 }

@@ -214,34 +214,36 @@ func (e *entry) PostPersist(ic *interop.Context) error {
 // Invoke implements interop.NativeContract: the reference
 // NativeContract.Invoke.
 func (e *entry) Invoke(ic *interop.Context, version byte) error {
+	// The errors are worded as the reference Go node's; a method's own
+	// error is bare (it panics there), see interop.Bare.
 	if version != 0 {
-		return fmt.Errorf("%w: %s version %d", ErrNotActive, e.md.Name, version)
+		return interop.Faultf(ErrNotActive, "native contract of version %d is not active", version)
 	}
 	if e.md.ActiveIn != protocol.HFDefault {
 		_, h, err := ic.DAO().GetCurrentBlock()
 		if err != nil || !e.isActiveAt(h) {
-			return fmt.Errorf("%w: %s", ErrNotActive, e.md.Name)
+			return interop.Faultf(ErrNotActive, "native contract %s is active after hardfork %s", e.md.Name, e.md.ActiveIn)
 		}
 	}
 	snap := e.md.Snapshot(latestEnabled(ic))
 	if snap == nil {
-		return fmt.Errorf("%w: %s", ErrNotActive, e.md.Name)
+		return interop.Faultf(ErrNotActive, "native contract %s is active after hardfork %s", e.md.Name, e.md.ActiveIn)
 	}
 	ctx := ic.VM().Context()
 	m, ok := snap.MethodByIP(ctx.IP())
 	if !ok {
-		return fmt.Errorf("%w: %s at %d", ErrUnknownMethod, e.md.Name, ctx.IP())
+		return interop.Fault(ErrUnknownMethod, "method not found")
 	}
 	if have := interop.StateOf(ctx).CallFlags; !have.Has(m.Flags) {
-		return fmt.Errorf("%w: %s.%s needs %s, have %s", ErrMissingFlags, e.md.Name, m.Name, m.Flags, have)
+		return interop.Faultf(ErrMissingFlags, "missing call flags for native %d `%s` operation call: %05b vs %05b", version, m.Name, byte(have), byte(m.Flags))
 	}
 	if err := e.charge(ic, snap, m); err != nil {
-		return fmt.Errorf("%s.%s: %w", e.md.Name, m.Name, err)
+		return vm.Fault(err, fmt.Sprintf("%s executing %s/%s/%d", err, e.md.Hash.StringBE(), m.Name, len(m.Params)), nil)
 	}
 	est := ctx.Estack()
 	n := len(m.Params)
 	if est.Len() < n {
-		return fmt.Errorf("%w: %s.%s needs %d arguments", ErrInvalidArgument, e.md.Name, m.Name, n)
+		return interop.Bare(interop.Faultf(ErrInvalidArgument, "runtime error: index out of range [%d]", est.Len()-1-n+1))
 	}
 	args := make([]stackitem.Item, n)
 	for i := range args {
@@ -253,7 +255,7 @@ func (e *entry) Invoke(ic *interop.Context, version byte) error {
 	}
 	res, err := m.Handler(ic, args)
 	if err != nil {
-		return fmt.Errorf("%s.%s: %w", e.md.Name, m.Name, err)
+		return interop.Bare(err)
 	}
 	if res == Deferred {
 		return nil

@@ -1,6 +1,7 @@
 package native
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/n3d-io/n3d/pkg/core/interop"
@@ -11,6 +12,7 @@ import (
 	"github.com/n3d-io/n3d/pkg/protocol"
 	"github.com/n3d-io/n3d/pkg/smartcontract"
 	"github.com/n3d-io/n3d/pkg/smartcontract/manifest"
+	"github.com/n3d-io/n3d/pkg/vm"
 	"github.com/n3d-io/n3d/pkg/vm/stackitem"
 )
 
@@ -129,7 +131,7 @@ func verifyECDsa(v ecdsa.Variant) Handler {
 		}
 		ok, err := ecdsa.Verify(v, bs[0], bs[1], bs[2], ecdsa.CurveHash(ch))
 		if err != nil {
-			return nil, err
+			return nil, ecdsaError(err, bs[1], bs[2])
 		}
 		return stackitem.Bool(ok), nil
 	}
@@ -143,7 +145,7 @@ func verifyEd25519(v ecdsa.Variant) Handler {
 		}
 		ok, err := ecdsa.VerifyEd25519(v, bs[0], bs[1], bs[2])
 		if err != nil {
-			return nil, err
+			return nil, ecdsaError(err, bs[1], bs[2])
 		}
 		return stackitem.Bool(ok), nil
 	}
@@ -165,25 +167,28 @@ func cryptoRecoverSecp256k1(_ *interop.Context, args []stackitem.Item) (stackite
 	return stackitem.ByteString(pub), nil
 }
 
-// argPoint extracts a BLS12-381 value from an interop item.
-func argPoint(it stackitem.Item) (bls12381.Point, error) {
+// argPoint extracts a BLS12-381 value from an interop item; notPoint
+// words an interop that holds something else (as the reference Go node
+// does for the method).
+func argPoint(it stackitem.Item, notPoint string) (bls12381.Point, error) {
 	in, ok := it.(*stackitem.Interop)
 	if !ok {
-		return nil, fmt.Errorf("%w: %s is not an interop interface", ErrInvalidArgument, it.Type())
+		return nil, interop.Faultf(ErrInvalidArgument, "interface conversion: stackitem.Item is %s, not *stackitem.Interop", stackitem.GoType(it))
 	}
 	pt, ok := in.Value().(bls12381.Point)
 	if !ok {
-		return nil, fmt.Errorf("%w: interop value is not a BLS12-381 point", ErrInvalidArgument)
+		return nil, interop.Fault(ErrInvalidArgument, notPoint)
 	}
 	return pt, nil
 }
 
 // argPointPair extracts the two BLS12-381 values that lead args.
 func argPointPair(args []stackitem.Item) (x, y bls12381.Point, err error) {
-	if x, err = argPoint(args[0]); err != nil {
+	const notPoint = "some of the arguments are not a bls12381 point"
+	if x, err = argPoint(args[0], notPoint); err != nil {
 		return nil, nil, err
 	}
-	if y, err = argPoint(args[1]); err != nil {
+	if y, err = argPoint(args[1], notPoint); err != nil {
 		return nil, nil, err
 	}
 	return x, y, nil
@@ -197,7 +202,7 @@ func pointItem(pt bls12381.Point, err error) (stackitem.Item, error) {
 }
 
 func blsSerialize(_ *interop.Context, args []stackitem.Item) (stackitem.Item, error) {
-	pt, err := argPoint(args[0])
+	pt, err := argPoint(args[0], "not a bls12381 point")
 	if err != nil {
 		return nil, err
 	}
@@ -213,7 +218,11 @@ func blsDeserialize(_ *interop.Context, args []stackitem.Item) (stackitem.Item, 
 	if err != nil {
 		return nil, err
 	}
-	return pointItem(bls12381.Deserialize(b))
+	pt, err := bls12381.Deserialize(b)
+	if errors.Is(err, bls12381.ErrInvalidLength) {
+		return nil, vm.Fault(err, "invalid bls12381 point length", nil)
+	}
+	return pointItem(pt, err)
 }
 
 func blsEqual(_ *interop.Context, args []stackitem.Item) (stackitem.Item, error) {
@@ -237,7 +246,7 @@ func blsAdd(_ *interop.Context, args []stackitem.Item) (stackitem.Item, error) {
 }
 
 func blsMul(_ *interop.Context, args []stackitem.Item) (stackitem.Item, error) {
-	x, err := argPoint(args[0])
+	x, err := argPoint(args[0], "multiplier is not a bls12381 point")
 	if err != nil {
 		return nil, err
 	}
@@ -258,4 +267,24 @@ func blsPairing(_ *interop.Context, args []stackitem.Item) (stackitem.Item, erro
 		return nil, err
 	}
 	return pointItem(bls12381.Pairing(g1, g2))
+}
+
+// ecdsaError words a signature check failure as the reference Go node's
+// CryptoLib does.
+func ecdsaError(err error, pub, sig []byte) error {
+	var text string
+	switch {
+	case errors.Is(err, ecdsa.ErrUnsupportedCurveHash):
+		text = "invalid curveHash stackitem: unsupported operation: unknown curve/hash"
+	case errors.Is(err, ecdsa.ErrPublicKeyFormat), errors.Is(err, ecdsa.ErrPublicKeyRange),
+		errors.Is(err, ecdsa.ErrPublicKeyNoPoint), errors.Is(err, ecdsa.ErrPublicKeyNotOnCurve):
+		text = "failed to decode pubkey: " + interop.PublicKeyError(pub, err).Error()
+	case errors.Is(err, ecdsa.ErrSignatureLength), errors.Is(err, ecdsa.ErrEd25519SignatureLength):
+		text = fmt.Sprintf("invalid signature length: expected 64, got %d", len(sig))
+	case errors.Is(err, ecdsa.ErrEd25519PublicKeyLength):
+		text = fmt.Sprintf("invalid pubkey length: expected 32, got %d", len(pub))
+	default:
+		return err
+	}
+	return vm.Fault(err, text, nil)
 }

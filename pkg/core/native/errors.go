@@ -1,6 +1,10 @@
 package native
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/n3d-io/n3d/pkg/core/interop"
+)
 
 // Errors returned by native methods; every one FAULTs the calling script.
 var (
@@ -27,4 +31,22 @@ var (
 	ErrInvalidState = errors.New("native: invalid stored state")
 	// ErrContract is a failed deploy, update or destroy.
 	ErrContract = errors.New("native: contract management")
+)
+
+// errNoCommittee is ErrNoCommittee worded as the reference Go node's.
+var errNoCommittee = interop.Fault(ErrNoCommittee, "invalid committee signature")
+
+// StdLib's errors worded as the reference Go node's.
+var (
+	errInvalidBase   = interop.Fault(ErrInvalidBase, "invalid base")
+	errInvalidFormat = interop.Fault(ErrInvalidFormat, "invalid format")
+)
+
+// errNegativeAmount is ErrNegativeAmount worded as the reference's.
+var errNegativeAmount = interop.Fault(ErrNegativeAmount, "negative amount")
+
+// RoleManagement's argument errors worded as the reference's.
+var (
+	errInvalidRole  = interop.Fault(ErrInvalidArgument, "invalid role")
+	errInvalidIndex = interop.Fault(ErrInvalidArgument, "invalid index")
 )

@@ -136,12 +136,16 @@ func (l *Ledger) blockHash(ic *interop.Context, it stackitem.Item) (util.Uint256
 		return util.Uint256{}, false, err
 	}
 	if len(b) > util.Uint256Size {
-		return util.Uint256{}, false, fmt.Errorf("%w: %d bytes is neither an index nor a hash", ErrInvalidArgument, len(b))
+		return util.Uint256{}, false, interop.Faultf(ErrInvalidArgument, "failed to decode hash: expected []byte of size %d got %d", util.Uint256Size, len(b))
 	}
 	if len(b) < util.Uint256Size {
 		n := bigint.FromBytes(b)
-		if n.Sign() < 0 || !n.IsUint64() || n.Uint64() > math.MaxUint32 {
-			return util.Uint256{}, false, fmt.Errorf("%w: bad block index %s", ErrInvalidArgument, n)
+		if n.Sign() < 0 || !n.IsUint64() {
+			// The reference reads what is not a uint64 as a hash.
+			return util.Uint256{}, false, interop.Faultf(ErrInvalidArgument, "failed to decode hash: expected []byte of size %d got %d", util.Uint256Size, len(b))
+		}
+		if n.Uint64() > math.MaxUint32 {
+			return util.Uint256{}, false, interop.Fault(ErrInvalidArgument, "bad block index")
 		}
 		idx := uint32(n.Uint64())
 		_, cur, err := l.current(ic)
@@ -279,7 +283,7 @@ func (l *Ledger) getTransactionFromBlock(ic *interop.Context, args []stackitem.I
 		return stackitem.Null{}, nil
 	}
 	if idx < 0 || int(idx) >= len(b.Hashes) {
-		return nil, fmt.Errorf("%w: transaction index %d of %d", ErrInvalidArgument, idx, len(b.Hashes))
+		return nil, interop.Fault(ErrInvalidArgument, "wrong transaction index")
 	}
 	tx, _, err := ic.DAO().GetTransaction(b.Hashes[idx])
 	if err != nil {

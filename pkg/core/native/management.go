@@ -14,6 +14,7 @@ import (
 	"github.com/n3d-io/n3d/pkg/smartcontract/callflag"
 	"github.com/n3d-io/n3d/pkg/smartcontract/manifest"
 	"github.com/n3d-io/n3d/pkg/util"
+	"github.com/n3d-io/n3d/pkg/vm"
 	"github.com/n3d-io/n3d/pkg/vm/stackitem"
 )
 
@@ -134,16 +135,33 @@ func contractItem(c *state.Contract, err error) (stackitem.Item, error) {
 }
 
 func (m *Management) getContract(ic *interop.Context, args []stackitem.Item) (stackitem.Item, error) {
-	h, err := argUint160(args[0])
+	h, err := argHash160(args[0])
 	if err != nil {
 		return nil, err
 	}
 	return contractItem(getContractOrNil(ic.DAO(), h))
 }
 
+// argHash160 is argUint160 worded as the reference's ContractManagement
+// words it (its hash decoder's error, no "invalid value").
+func argHash160(it stackitem.Item) (util.Uint160, error) {
+	b, err := argBytes(it)
+	if err != nil {
+		return util.Uint160{}, err
+	}
+	h, err := util.Uint160DecodeBytesLE(b)
+	if err != nil {
+		return h, vm.Fault(ErrInvalidArgument, fmt.Sprintf("expected byte size of %d got %d", util.Uint160Size, len(b)), err)
+	}
+	return h, nil
+}
+
 func (m *Management) getContractByID(ic *interop.Context, args []stackitem.Item) (stackitem.Item, error) {
 	id, err := argInt32(args[0])
 	if err != nil {
+		if errors.Is(err, errValueRange) {
+			return nil, interop.Fault(ErrInvalidArgument, "id is not a correct int32")
+		}
 		return nil, err
 	}
 	c, err := ic.DAO().GetContractByID(id)
@@ -166,7 +184,7 @@ func (m *Management) isContract(ic *interop.Context, args []stackitem.Item) (sta
 }
 
 func (m *Management) hasMethod(ic *interop.Context, args []stackitem.Item) (stackitem.Item, error) {
-	h, err := argUint160(args[0])
+	h, err := argHash160(args[0])
 	if err != nil {
 		return nil, err
 	}
@@ -202,7 +220,7 @@ func (m *Management) setMinimumDeploymentFee(ic *interop.Context, args []stackit
 		return nil, err
 	}
 	if v.Sign() < 0 {
-		return nil, fmt.Errorf("%w: negative MinimumDeploymentFee", ErrInvalidArgument)
+		return nil, interop.Fault(ErrInvalidArgument, "MinimumDeploymentFee cannot be negative")
 	}
 	if err := checkCommittee(ic, m.NEO); err != nil {
 		return nil, err
@@ -220,7 +238,7 @@ func checkCommittee(ic *interop.Context, c Committee) error {
 		return err
 	}
 	if !ok {
-		return ErrNoCommittee
+		return errNoCommittee
 	}
 	return nil
 }

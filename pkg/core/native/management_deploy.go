@@ -1,6 +1,8 @@
 package native
 
 import (
+	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 
@@ -76,8 +78,11 @@ func (m *Management) deploy(ic *interop.Context, args []stackitem.Item) (stackit
 	if tx == nil {
 		return nil, errNoTx
 	}
-	if len(nefBytes) == 0 || len(manBytes) == 0 {
-		return nil, fmt.Errorf("%w: empty NEF or manifest", ErrInvalidArgument)
+	if len(nefBytes) == 0 {
+		return nil, interop.Fault(ErrInvalidArgument, "invalid NEF file: empty")
+	}
+	if len(manBytes) == 0 {
+		return nil, interop.Fault(ErrInvalidArgument, "invalid manifest: empty")
 	}
 	minFee, err := m.MinimumDeploymentFee(ic.DAO())
 	if err != nil {
@@ -87,13 +92,13 @@ func (m *Management) deploy(ic *interop.Context, args []stackitem.Item) (stackit
 	if err := ic.VM().AddPicoGas(fee * vm.FeeFactor); err != nil {
 		return nil, err
 	}
-	nf, err := nef.FileFromBytes(nefBytes)
+	nf, err := parseNEF(nefBytes)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrContract, err)
+		return nil, err
 	}
-	mf, err := manifest.Parse(manBytes)
+	mf, err := parseManifest(manBytes)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrContract, err)
+		return nil, err
 	}
 	if err := checkScript(ic, nf.Script, &mf.ABI); err != nil {
 		return nil, err
@@ -105,7 +110,7 @@ func (m *Management) deploy(ic *interop.Context, args []stackitem.Item) (stackit
 			return nil, err
 		}
 		if blocked {
-			return nil, fmt.Errorf("%w: contract %s is blocked", ErrContract, h)
+			return nil, interop.Faultf(ErrContract, "the contract %s has been blocked", h.StringBE())
 		}
 	}
 	old, err := getContractOrNil(ic.DAO(), h)
@@ -113,7 +118,7 @@ func (m *Management) deploy(ic *interop.Context, args []stackitem.Item) (stackit
 		return nil, err
 	}
 	if old != nil {
-		return nil, fmt.Errorf("%w: contract %s already exists", ErrContract, h)
+		return nil, interop.Fault(ErrContract, "contract already exists")
 	}
 	id, err := m.nextID(ic)
 	if err != nil {
@@ -121,7 +126,7 @@ func (m *Management) deploy(ic *interop.Context, args []stackitem.Item) (stackit
 	}
 	c := &state.Contract{ID: id, Hash: h, NEF: *nf, Manifest: *mf}
 	if err := mf.IsValid(h); err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrContract, err)
+		return nil, vm.Fault(ErrContract, "invalid manifest: "+err.Error(), err)
 	}
 	if err := ic.DAO().PutContract(c); err != nil {
 		return nil, err
@@ -191,49 +196,57 @@ func (m *Management) update(ic *interop.Context, args []stackitem.Item) (stackit
 		data = args[2]
 	}
 	if !hasNEF && !hasMan {
-		return nil, fmt.Errorf("%w: NEF and manifest are both null", ErrInvalidArgument)
+		return nil, interop.Fault(ErrInvalidArgument, "both NEF and manifest are nil")
 	}
 	if err := ic.VM().AddPicoGas(ic.StoragePrice() * vm.FeeFactor * int64(len(nefBytes)+len(manBytes))); err != nil {
 		return nil, err
 	}
+	// The reference Go node decodes both before looking the contract up
+	// (the order only decides which error text a FAULT shows).
+	var (
+		nf *nef.File
+		mf *manifest.Manifest
+	)
+	if hasNEF {
+		if len(nefBytes) == 0 {
+			return nil, interop.Fault(ErrInvalidArgument, "invalid NEF file: empty")
+		}
+		if nf, err = parseNEF(nefBytes); err != nil {
+			return nil, err
+		}
+	}
+	if hasMan {
+		if len(manBytes) == 0 {
+			return nil, interop.Fault(ErrInvalidArgument, "invalid manifest: empty")
+		}
+		if mf, err = parseManifest(manBytes); err != nil {
+			return nil, err
+		}
+	}
 	caller, ok := ic.CallingScriptHash()
 	if !ok {
-		return nil, fmt.Errorf("%w: no calling contract", ErrContract)
+		return nil, interop.Fault(ErrContract, "contract doesn't exist")
 	}
 	old, err := getContractOrNil(ic.DAO(), caller)
 	if err != nil {
 		return nil, err
 	}
 	if old == nil {
-		return nil, fmt.Errorf("%w: updating contract %s does not exist", ErrContract, caller)
+		return nil, interop.Fault(ErrContract, "contract doesn't exist")
 	}
 	if old.UpdateCounter == math.MaxUint16 {
-		return nil, fmt.Errorf("%w: %s reached the maximum number of updates", ErrContract, caller)
+		return nil, interop.Fault(ErrContract, "the contract reached the maximum number of updates")
 	}
 	c := *old // cached states are shared: update a copy
-	if hasNEF {
-		if len(nefBytes) == 0 {
-			return nil, fmt.Errorf("%w: empty NEF", ErrInvalidArgument)
-		}
-		nf, err := nef.FileFromBytes(nefBytes)
-		if err != nil {
-			return nil, fmt.Errorf("%w: %w", ErrContract, err)
-		}
+	if nf != nil {
 		c.NEF = *nf
 	}
-	if hasMan {
-		if len(manBytes) == 0 {
-			return nil, fmt.Errorf("%w: empty manifest", ErrInvalidArgument)
-		}
-		mf, err := manifest.Parse(manBytes)
-		if err != nil {
-			return nil, fmt.Errorf("%w: %w", ErrContract, err)
-		}
+	if mf != nil {
 		if mf.Name != c.Manifest.Name {
-			return nil, fmt.Errorf("%w: the name of the contract can't be changed", ErrContract)
+			return nil, interop.Fault(ErrContract, "contract name can't be changed")
 		}
 		if err := mf.IsValid(c.Hash); err != nil {
-			return nil, fmt.Errorf("%w: %w", ErrContract, err)
+			return nil, vm.Fault(ErrContract, "invalid manifest: "+err.Error(), err)
 		}
 		c.Manifest = *mf
 	}
@@ -317,4 +330,35 @@ func (m *Management) erase(ic *interop.Context, c *state.Contract) error {
 		}
 	}
 	return nil
+}
+
+// parseNEF decodes a NEF argument; the error is worded as the reference
+// Go node's.
+func parseNEF(b []byte) (*nef.File, error) {
+	nf, err := nef.FileFromBytes(b)
+	if err != nil {
+		text := err.Error()
+		switch {
+		case len(b) < 4 || binary.LittleEndian.Uint32(b) != nef.Magic:
+			text = "invalid Magic"
+		case errors.Is(err, nef.ErrChecksum):
+			text = "checksum verification failure"
+		case errors.Is(err, nef.ErrEmptyScript):
+			text = "empty script"
+		case errors.Is(err, nef.ErrReservedByte):
+			text = "reserved bytes must be 0"
+		}
+		return nil, vm.Fault(ErrContract, "invalid NEF file: "+text, err)
+	}
+	return nf, nil
+}
+
+// parseManifest decodes a manifest argument; the error is prefixed as the
+// reference Go node's (the JSON parser's own words differ).
+func parseManifest(b []byte) (*manifest.Manifest, error) {
+	mf, err := manifest.Parse(b)
+	if err != nil {
+		return nil, vm.Fault(ErrContract, "invalid manifest: "+err.Error(), err)
+	}
+	return mf, nil
 }

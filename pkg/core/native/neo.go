@@ -234,7 +234,7 @@ func (n *NEO) assertCommittee(ic *interop.Context) error {
 		return err
 	}
 	if !ok {
-		return ErrNoCommittee
+		return errNoCommittee
 	}
 	return nil
 }

@@ -58,7 +58,7 @@ func (n *NEO) setGASPerBlockMethod(ic *interop.Context, args []stackitem.Item) (
 		return nil, err
 	}
 	if v.Sign() < 0 || v.Cmp(big.NewInt(neostate.MaxGASPerBlock)) > 0 {
-		return nil, fmt.Errorf("%w: GAS per block %s out of [0, %d]", ErrInvalidArgument, v, neostate.MaxGASPerBlock)
+		return nil, interop.Fault(ErrInvalidArgument, "invalid value for GASPerBlock")
 	}
 	if err := n.assertCommittee(ic); err != nil {
 		return nil, err
@@ -96,7 +96,7 @@ func (n *NEO) setRegisterPriceMethod(ic *interop.Context, args []stackitem.Item)
 		return nil, err
 	}
 	if v <= 0 {
-		return nil, fmt.Errorf("%w: register price %d must be positive", ErrInvalidArgument, v)
+		return nil, interop.Fault(ErrInvalidArgument, "invalid register price")
 	}
 	if err := n.assertCommittee(ic); err != nil {
 		return nil, err
@@ -169,7 +169,7 @@ func (n *NEO) unclaimedGasMethod(ic *interop.Context, args []stackitem.Item) (st
 		expect = cur + 1
 	}
 	if end != expect {
-		return nil, fmt.Errorf("%w: end %d, expected %d", ErrInvalidArgument, end, expect)
+		return nil, interop.Fault(ErrInvalidArgument, "can't calculate bonus of height unequal (BlockHeight + 1)")
 	}
 	v, err := n.UnclaimedGAS(ic.DAO(), h, end)
 	if err != nil {

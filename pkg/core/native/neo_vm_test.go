@@ -127,7 +127,7 @@ func TestNEOCandidateRegistration(t *testing.T) {
 			mustBool(t, r, true)
 			require.Empty(t, r.Events)
 			// Not a key: FAULT.
-			c.Invoke(nativetest.CalledByEntry(owner), nativetest.CallScript(t, neoH, "registerCandidate", []byte{2, 1})).Faults(t, "public key")
+			c.Invoke(nativetest.CalledByEntry(owner), nativetest.CallScript(t, neoH, "registerCandidate", []byte{2, 1})).Faults(t, "unexpected EOF")
 			// An uncompressed key is the same candidate.
 			unc := k.PublicKey().UncompressedBytes()
 			mustBool(t, c.Invoke(nativetest.CalledByEntry(owner), nativetest.CallScript(t, neoH, "registerCandidate", unc)), true)
@@ -162,10 +162,10 @@ func TestNEORegisterByGASPayment(t *testing.T) {
 	mustBool(t, c.Invoke(nativetest.CalledByEntry(bft), nativetest.CallScript(t, gasH, "transfer", bft, owner, 3*price, nil)), true)
 	// NeoToken.OnNEP17Payment: wrong amount, not a key, no witness of the
 	// key (the witness must reach NEO through GAS: Global scope).
-	c.Invoke(nativetest.Global(owner), nativetest.CallScript(t, gasH, "transfer", owner, neoH, price-1, pub)).Faults(t, "register price")
-	c.Invoke(nativetest.Global(owner), nativetest.CallScript(t, gasH, "transfer", owner, neoH, price, []byte{1})).Faults(t, "public key")
+	c.Invoke(nativetest.Global(owner), nativetest.CallScript(t, gasH, "transfer", owner, neoH, price-1, pub)).Faults(t, "incorrect GAS amount for registration")
+	c.Invoke(nativetest.Global(owner), nativetest.CallScript(t, gasH, "transfer", owner, neoH, price, []byte{1})).Faults(t, "invalid prefix 1")
 	other := nativetest.Key(t, "other").PublicKey().Bytes()
-	c.Invoke(nativetest.Global(owner), nativetest.CallScript(t, gasH, "transfer", owner, neoH, price, other)).Faults(t, "register")
+	c.Invoke(nativetest.Global(owner), nativetest.CallScript(t, gasH, "transfer", owner, neoH, price, other)).Faults(t, "not witnessed by the key owner")
 	// Only GAS may call it.
 	c.Invoke(nativetest.Global(owner), nativetest.CallScript(t, neoH, "onNEP17Payment", owner, price, pub)).Faults(t, "only GAS")
 
@@ -263,8 +263,8 @@ func TestNEOVotes(t *testing.T) {
 		mustBool(t, c.Invoke(nativetest.CalledByEntry(acc(1)), nativetest.CallScript(t, neoH, "vote", acc(1), p1)), false)
 		unreg := nativetest.Key(t, "not a candidate").PublicKey().Bytes()
 		mustBool(t, c.Invoke(nativetest.CalledByEntry(v0), nativetest.CallScript(t, neoH, "vote", v0, unreg)), false)
-		c.Invoke(nativetest.CalledByEntry(v0), nativetest.CallScript(t, neoH, "vote", v0, []byte{3})).Faults(t, "public key")
-		c.Invoke(nativetest.CalledByEntry(v0), nativetest.CallScript(t, neoH, "vote", []byte{1}, p1)).Faults(t, "invalid argument")
+		c.Invoke(nativetest.CalledByEntry(v0), nativetest.CallScript(t, neoH, "vote", v0, []byte{3})).Faults(t, "unexpected EOF")
+		c.Invoke(nativetest.CalledByEntry(v0), nativetest.CallScript(t, neoH, "vote", []byte{1}, p1)).Faults(t, "expected byte size of 20 got 1")
 		require.Equal(t, total, votersCount())
 	})
 	t.Run("change", func(t *testing.T) {
@@ -455,7 +455,7 @@ func TestNEOGasPerBlockAndRegisterPrice(t *testing.T) {
 	com := nativetest.CalledByEntry(c.CommitteeAddress())
 	require.Equal(t, int64(neostate.DefaultGASPerBlock), nativetest.Int(t, call(t, c, neoH, "getGasPerBlock")))
 	for _, bad := range []int64{-1, neostate.MaxGASPerBlock + 1} {
-		c.Invoke(com, nativetest.CallScript(t, neoH, "setGasPerBlock", bad)).Faults(t, "GAS per block")
+		c.Invoke(com, nativetest.CallScript(t, neoH, "setGasPerBlock", bad)).Faults(t, "invalid value for GASPerBlock")
 	}
 	c.Invoke(nativetest.CalledByEntry(acc(1)), nativetest.CallScript(t, neoH, "setGasPerBlock", 1)).Faults(t, "committee")
 	bft := c.ValidatorsAddress()
@@ -484,7 +484,7 @@ func TestNEOGasPerBlockAndRegisterPrice(t *testing.T) {
 
 	// Register price.
 	for _, bad := range []int64{0, -1} {
-		c.Invoke(com, nativetest.CallScript(t, neoH, "setRegisterPrice", bad)).Faults(t, "register price")
+		c.Invoke(com, nativetest.CallScript(t, neoH, "setRegisterPrice", bad)).Faults(t, "invalid register price")
 	}
 	c.Invoke(nativetest.CalledByEntry(acc(1)), nativetest.CallScript(t, neoH, "setRegisterPrice", 5)).Faults(t, "committee")
 	c.Invoke(com, nativetest.CallScript(t, neoH, "setRegisterPrice", 5)).Halt(t)

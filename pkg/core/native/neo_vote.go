@@ -11,6 +11,7 @@ import (
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
 	"github.com/n3d-io/n3d/pkg/protocol"
 	"github.com/n3d-io/n3d/pkg/util"
+	"github.com/n3d-io/n3d/pkg/vm"
 	"github.com/n3d-io/n3d/pkg/vm/stackitem"
 )
 
@@ -23,7 +24,7 @@ func argECPoint(it stackitem.Item) ([]byte, error) {
 	}
 	k, err := keys.NewPublicKeyFromBytes(b)
 	if err != nil {
-		return nil, fmt.Errorf("%w: public key: %w", ErrInvalidArgument, err)
+		return nil, vm.Fault(ErrInvalidArgument, interop.PublicKeyError(b, err).Error(), err)
 	}
 	return k.Bytes(), nil
 }
@@ -131,7 +132,7 @@ func (n *NEO) registerCandidateMethod(ic *interop.Context, args []stackitem.Item
 		return nil, err
 	}
 	if err := ic.AddFee(price); err != nil {
-		return nil, err
+		return nil, vm.Fault(err, fmt.Sprintf("%s executing %s/registerCandidate", err, n.md.Hash.StringBE()), nil)
 	}
 	ok, err := n.register(ic, pub)
 	return stackitem.Bool(ok), err
@@ -193,7 +194,7 @@ func (n *NEO) unregisterCandidateMethod(ic *interop.Context, args []stackitem.It
 // payment of exactly the register price (Echidna+), burning the GAS.
 func (n *NEO) onPaymentMethod(ic *interop.Context, args []stackitem.Item) (stackitem.Item, error) {
 	if caller, ok := ic.CallingScriptHash(); !ok || caller != n.GAS.md.Hash {
-		return nil, fmt.Errorf("%w: only GAS can pay NEO", ErrInvalidArgument)
+		return nil, interop.Fault(ErrInvalidArgument, "only GAS is accepted")
 	}
 	if _, err := argUint160(args[0]); err != nil {
 		return nil, err
@@ -207,7 +208,7 @@ func (n *NEO) onPaymentMethod(ic *interop.Context, args []stackitem.Item) (stack
 		return nil, err
 	}
 	if !amount.IsInt64() || amount.Int64() != price {
-		return nil, fmt.Errorf("%w: register price is %d, got %s", ErrInvalidArgument, price, amount)
+		return nil, interop.Faultf(ErrInvalidArgument, "incorrect GAS amount for registration (expected %d)", price)
 	}
 	pub, err := argECPoint(args[2])
 	if err != nil {
@@ -218,7 +219,7 @@ func (n *NEO) onPaymentMethod(ic *interop.Context, args []stackitem.Item) (stack
 		return nil, err
 	}
 	if !ok {
-		return nil, fmt.Errorf("%w: failed to register candidate", ErrInvalidArgument)
+		return nil, interop.Fault(ErrInvalidArgument, "not witnessed by the key owner")
 	}
 	return nil, n.GAS.Burn(ic, n.md.Hash, amount)
 }

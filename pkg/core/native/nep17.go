@@ -175,7 +175,7 @@ func (t *token) Mint(ic *interop.Context, h util.Uint160, amount *big.Int, callO
 // recipient's onNEP17Payment if one is called.
 func (t *token) mintThen(ic *interop.Context, h util.Uint160, amount *big.Int, callOnPayment bool, then func(*interop.Context) error) error {
 	if amount.Sign() < 0 {
-		return fmt.Errorf("%w: mint %s", ErrNegativeAmount, amount)
+		return errNegativeAmount
 	}
 	if amount.Sign() == 0 {
 		if then != nil {
@@ -208,7 +208,7 @@ func (t *token) mintThen(ic *interop.Context, h util.Uint160, amount *big.Int, c
 // Burn debits amount from h (the reference FungibleToken.Burn).
 func (t *token) Burn(ic *interop.Context, h util.Uint160, amount *big.Int) error {
 	if amount.Sign() < 0 {
-		return fmt.Errorf("%w: burn %s", ErrNegativeAmount, amount)
+		return errNegativeAmount
 	}
 	if amount.Sign() == 0 {
 		return nil

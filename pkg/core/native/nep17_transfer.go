@@ -1,7 +1,6 @@
 package native
 
 import (
-	"fmt"
 	"math/big"
 
 	"github.com/n3d-io/n3d/pkg/core/dao"
@@ -35,7 +34,7 @@ func (t *token) transferMethod(ic *interop.Context, args []stackitem.Item) (stac
 // onNEP17Payment runs after the Transfer notification.
 func (t *token) Transfer(ic *interop.Context, from, to util.Uint160, amount *big.Int, data stackitem.Item) (bool, error) {
 	if amount.Sign() < 0 {
-		return false, fmt.Errorf("%w: transfer %s", ErrNegativeAmount, amount)
+		return false, errNegativeAmount
 	}
 	if caller, ok := ic.CallingScriptHash(); !ok || caller != from {
 		w, err := ic.CheckWitness(from)

@@ -75,7 +75,7 @@ func TestNEP17Metadata(t *testing.T) {
 	require.Equal(t, initial+2*reward, nativetest.Int(t, call(t, c, gasH, "totalSupply")))
 	require.Equal(t, int64(0), balance(t, c, gasH, acc(1)))
 	// Wrong hash length: the reference binder rejects it.
-	c.Call(nil, nativetest.CallScript(t, gasH, "balanceOf", []byte{1, 2, 3})).Faults(t, "invalid argument")
+	c.Call(nil, nativetest.CallScript(t, gasH, "balanceOf", []byte{1, 2, 3})).Faults(t, "expected byte size of 20 got 3")
 }
 
 func TestGASTransfer(t *testing.T) {
@@ -131,8 +131,8 @@ func TestGASTransfer(t *testing.T) {
 		require.Equal(t, int64(1000), balance(t, c, gasH, b))
 	})
 	t.Run("bad arguments", func(t *testing.T) {
-		c.Invoke(nativetest.CalledByEntry(b), nativetest.CallScript(t, gasH, "transfer", b.BytesLE()[:19], a, 1, nil)).Faults(t, "invalid argument")
-		c.Invoke(nativetest.CalledByEntry(b), nativetest.CallScript(t, gasH, "transfer", b, nil, 1, nil)).Faults(t, "invalid argument")
+		c.Invoke(nativetest.CalledByEntry(b), nativetest.CallScript(t, gasH, "transfer", b.BytesLE()[:19], a, 1, nil)).Faults(t, "expected byte size of 20 got 19")
+		c.Invoke(nativetest.CalledByEntry(b), nativetest.CallScript(t, gasH, "transfer", b, nil, 1, nil)).Faults(t, "invalid conversion: Null/ByteString")
 	})
 }
 
@@ -250,11 +250,11 @@ func TestNEOTransferAndClaims(t *testing.T) {
 	next := c.Height() + 1
 	require.Equal(t, holder(100, int64(next-1)), nativetest.Int(t, call(t, c, neoH, "unclaimedGas", a, next)))
 	require.Equal(t, int64(0), nativetest.Int(t, call(t, c, neoH, "unclaimedGas", b, next)))
-	c.Call(nil, nativetest.CallScript(t, neoH, "unclaimedGas", a, next+1)).Faults(t, "invalid argument")
-	c.Call(nil, nativetest.CallScript(t, neoH, "unclaimedGas", a, next-1)).Faults(t, "invalid argument")
+	c.Call(nil, nativetest.CallScript(t, neoH, "unclaimedGas", a, next+1)).Faults(t, "can't calculate bonus of height unequal (BlockHeight + 1)")
+	c.Call(nil, nativetest.CallScript(t, neoH, "unclaimedGas", a, next-1)).Faults(t, "can't calculate bonus of height unequal (BlockHeight + 1)")
 	// The reference checks end before looking the account up
 	// (NeoToken.UnclaimedGas), so an unknown account FAULTs too.
-	c.Call(nil, nativetest.CallScript(t, neoH, "unclaimedGas", b, next+1)).Faults(t, "invalid argument")
+	c.Call(nil, nativetest.CallScript(t, neoH, "unclaimedGas", b, next+1)).Faults(t, "can't calculate bonus of height unequal (BlockHeight + 1)")
 
 	t.Run("zero transfer claims", func(t *testing.T) {
 		r := c.Invoke(nativetest.CalledByEntry(a), nativetest.CallScript(t, neoH, "transfer", a, b, 0, nil))

@@ -26,11 +26,11 @@ func (n *Notary) onPaymentMethod(ic *interop.Context, args []stackitem.Item) (st
 		return nil, err
 	}
 	if caller, ok := ic.CallingScriptHash(); !ok || caller != n.GAS.md.Hash {
-		return nil, fmt.Errorf("%w: only GAS can be deposited", ErrInvalidArgument)
+		return nil, interop.Faultf(ErrInvalidArgument, "only GAS can be accepted for deposit, got %s", caller.StringLE())
 	}
 	data, ok := args[2].(*stackitem.Array)
 	if !ok || data.Len() != 2 {
-		return nil, fmt.Errorf("%w: data must be an array of 2 elements", ErrInvalidArgument)
+		return nil, interop.Fault(ErrInvalidArgument, "`data` parameter should be an array of 2 elements")
 	}
 	to := from
 	if !isNull(data.At(0)) {
@@ -51,7 +51,7 @@ func (n *Notary) onPaymentMethod(ic *interop.Context, args []stackitem.Item) (st
 		return nil, err
 	}
 	if uint64(till) < uint64(cur)+2 {
-		return nil, fmt.Errorf("%w: till %d under height %d + 2", ErrInvalidArgument, till, cur)
+		return nil, interop.Faultf(ErrInvalidArgument, "`till` shouldn't be less than the chain's height + 1 (%d at min)", cur+2)
 	}
 	dep, err := n.Deposit(ic.DAO(), to)
 	if err != nil {
@@ -60,14 +60,14 @@ func (n *Notary) onPaymentMethod(ic *interop.Context, args []stackitem.Item) (st
 	mayChangeTill := tx.Sender() == to
 	switch {
 	case dep != nil && till < dep.Till:
-		return nil, fmt.Errorf("%w: till %d under the previous %d", ErrInvalidArgument, till, dep.Till)
+		return nil, interop.Faultf(ErrInvalidArgument, "`till` shouldn't be less than the previous value %d", dep.Till)
 	case dep == nil:
 		fee, err := n.Policy.AttributeFee(ic.DAO(), transaction.AttrNotaryAssisted)
 		if err != nil {
 			return nil, err
 		}
 		if !amount.IsInt64() || amount.Int64() < 2*fee {
-			return nil, fmt.Errorf("%w: first deposit %s under %d", ErrInvalidArgument, amount, 2*fee)
+			return nil, interop.Faultf(ErrInvalidArgument, "first deposit can not be less than %d, got %s", 2*fee, amount)
 		}
 		dep = new(neostate.Deposit)
 		if !mayChangeTill {
@@ -176,7 +176,7 @@ func (n *Notary) withdrawMethod(ic *interop.Context, args []stackitem.Item) (sta
 			return err
 		}
 		if ok, err := res.Bool(); err != nil || !ok {
-			return fmt.Errorf("%w: transfer to %s failed", ErrInvalidArgument, to)
+			return interop.Fault(ErrInvalidArgument, "failed to transfer GAS from Notary account: `transfer` returned false")
 		}
 		return nil
 	})
@@ -204,8 +204,8 @@ func (n *Notary) setMaxNVBDeltaMethod(ic *interop.Context, args []stackitem.Item
 		return nil, err
 	}
 	if v > maxVUB/2 || v < n.NEO.cfg.ValidatorsCount {
-		return nil, fmt.Errorf("%w: MaxNotValidBeforeDelta %d outside [%d, %d]", ErrInvalidArgument, v,
-			n.NEO.cfg.ValidatorsCount, maxVUB/2)
+		return nil, interop.Faultf(ErrInvalidArgument, "MaxNotValidBeforeDelta cannot be more than %d or less than %d",
+			maxVUB/2, n.NEO.cfg.ValidatorsCount)
 	}
 	if err := n.NEO.assertCommittee(ic); err != nil {
 		return nil, err

@@ -46,7 +46,7 @@ func TestNotaryDeposits(t *testing.T) {
 	deposit(t, c, a, 2*notaryFee, nil, int64(c.Height()+1)).Faults(t, "till") // till < current + 2
 	c.Invoke(nativetest.CalledByEntry(a), nativetest.CallScript(t, gasH, "transfer", a, notaryH, 2*notaryFee, nil)).Faults(t, "array")
 	c.Invoke(nativetest.CalledByEntry(a), nativetest.CallScript(t, gasH, "transfer", a, notaryH, 2*notaryFee, []any{nil})).Faults(t, "array")
-	deposit(t, c, a, 2*notaryFee, []byte{1}, 100).Faults(t, "invalid argument")
+	deposit(t, c, a, 2*notaryFee, []byte{1}, 100).Faults(t, "expected byte size of 20 got 1")
 	c.Invoke(nativetest.CalledByEntry(a), nativetest.CallScript(t, notaryH, "onNEP17Payment", a, 2*notaryFee, []any{nil, 100})).Faults(t, "only GAS")
 
 	r := deposit(t, c, a, 2*notaryFee, nil, 100)
@@ -72,14 +72,14 @@ func TestNotaryDeposits(t *testing.T) {
 		lock := func(signer util.Uint160, who any, till int64) *nativetest.Result {
 			return c.Invoke(nativetest.CalledByEntry(signer), nativetest.CallScript(t, notaryH, "lockDepositUntil", who, till))
 		}
-		mustBool(t, lock(b, a, 200), false)                   // no witness
-		mustBool(t, lock(a, a, int64(c.Height()+1)), false)   // till < current + 2
-		mustBool(t, lock(acc(9), acc(9), 200), false)         // no deposit
-		mustBool(t, lock(a, a, 119), false)                   // below the current till
-		mustBool(t, lock(a, a, 130), true)                    //
-		require.Equal(t, int64(130), expiration(a))           //
-		lock(a, a, -1).Faults(t, "invalid argument")          // not a uint32
-		lock(a, []byte{1}, 200).Faults(t, "invalid argument") // not a hash
+		mustBool(t, lock(b, a, 200), false)                                 // no witness
+		mustBool(t, lock(a, a, int64(c.Height()+1)), false)                 // till < current + 2
+		mustBool(t, lock(acc(9), acc(9), 200), false)                       // no deposit
+		mustBool(t, lock(a, a, 119), false)                                 // below the current till
+		mustBool(t, lock(a, a, 130), true)                                  //
+		require.Equal(t, int64(130), expiration(a))                         //
+		lock(a, a, -1).Faults(t, "bigint is not in uint32 range")           // not a uint32
+		lock(a, []byte{1}, 200).Faults(t, "expected byte size of 20 got 1") // not a hash
 	})
 	t.Run("withdraw", func(t *testing.T) {
 		withdraw := func(signer, from util.Uint160, to any) *nativetest.Result {

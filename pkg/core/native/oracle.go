@@ -133,7 +133,7 @@ func (o *Oracle) setPriceMethod(ic *interop.Context, args []stackitem.Item) (sta
 		return nil, err
 	}
 	if v <= 0 {
-		return nil, fmt.Errorf("%w: price %d must be positive", ErrInvalidArgument, v)
+		return nil, interop.Fault(ErrInvalidArgument, "invalid register price")
 	}
 	if err := o.NEO.assertCommittee(ic); err != nil {
 		return nil, err
@@ -174,13 +174,14 @@ type requestArgs struct {
 	gas           int64
 }
 
-func utf8Arg(it stackitem.Item, limit int, what string) (string, error) {
+// utf8Arg is a UTF-8 argument of at most limit bytes.
+func utf8Arg(it stackitem.Item, limit int) (string, error) {
 	s, err := argString(it)
 	if err != nil {
 		return "", err
 	}
 	if len(s) > limit {
-		return "", fmt.Errorf("%w: %s of %d bytes, max %d", ErrInvalidArgument, what, len(s), limit)
+		return "", interop.Fault(ErrInvalidArgument, "some of the arguments are invalid")
 	}
 	return s, nil
 }
@@ -188,27 +189,27 @@ func utf8Arg(it stackitem.Item, limit int, what string) (string, error) {
 func parseRequestArgs(args []stackitem.Item) (*requestArgs, error) {
 	var r requestArgs
 	var err error
-	if r.url, err = utf8Arg(args[0], oracleMaxURLLength, "url"); err != nil {
+	if r.url, err = utf8Arg(args[0], oracleMaxURLLength); err != nil {
 		return nil, err
 	}
 	if !isNull(args[1]) {
-		f, err := utf8Arg(args[1], oracleMaxFilterLength, "filter")
+		f, err := utf8Arg(args[1], oracleMaxFilterLength)
 		if err != nil {
 			return nil, err
 		}
 		r.filter = &f
 	}
-	if r.callback, err = utf8Arg(args[2], oracleMaxCallbackLength, "callback"); err != nil {
+	if r.callback, err = utf8Arg(args[2], oracleMaxCallbackLength); err != nil {
 		return nil, err
 	}
 	if strings.HasPrefix(r.callback, "_") {
-		return nil, fmt.Errorf("%w: callback starts with '_'", ErrInvalidArgument)
+		return nil, interop.Fault(ErrInvalidArgument, "disallowed callback method (starts with '_')")
 	}
 	if r.gas, err = argInt64(args[4]); err != nil {
 		return nil, err
 	}
 	if r.gas < oracleMinGASForResponse {
-		return nil, fmt.Errorf("%w: gasForResponse %d under %d", ErrInvalidArgument, r.gas, oracleMinGASForResponse)
+		return nil, interop.Fault(ErrInvalidArgument, "not enough gas for response")
 	}
 	r.userItem = args[3]
 	return &r, nil
@@ -257,7 +258,8 @@ func (o *Oracle) storeRequest(ic *interop.Context, r *requestArgs) error {
 		}
 	}
 	if !isContract {
-		return fmt.Errorf("%w: only contracts can make oracle requests", ErrInvalidArgument)
+		// The reference fails looking the caller's contract up.
+		return interop.Fault(ErrInvalidArgument, "key not found")
 	}
 	orig, err := o.originalTxID(ic)
 	if err != nil {
@@ -321,25 +323,25 @@ type invocationCounter interface {
 
 func (o *Oracle) finishMethod(ic *interop.Context, _ []stackitem.Item) (stackitem.Item, error) {
 	if len(ic.VM().InvocationStack()) != 2 {
-		return nil, fmt.Errorf("%w: finish must be called by the response script", ErrInvalidArgument)
+		return nil, interop.Fault(ErrInvalidArgument, "'Oracle.finish' called from non-entry script")
 	}
 	ctr, ok := any(ic).(invocationCounter)
 	if !ok {
 		return nil, fmt.Errorf("%w: interop context has no invocation counter", ErrInvalidState)
 	}
 	if ctr.InvocationCounter(o.md.Hash) != 1 {
-		return nil, fmt.Errorf("%w: finish invoked more than once", ErrInvalidArgument)
+		return nil, interop.Fault(ErrInvalidArgument, "'Oracle.finish' called multiple times")
 	}
 	resp := oracleResponse(ic.Tx())
 	if resp == nil {
-		return nil, fmt.Errorf("%w: oracle response not found", ErrInvalidArgument)
+		return nil, interop.Fault(ErrInvalidArgument, "oracle response not found")
 	}
 	req, err := o.Request(ic.DAO(), resp.ID)
 	if err != nil {
 		return nil, err
 	}
 	if req == nil {
-		return nil, fmt.Errorf("%w: oracle request %d", ErrNotFound, resp.ID)
+		return nil, interop.Fault(ErrNotFound, "oracle request not found")
 	}
 	err = ic.SendNotification(o.md.Hash, "OracleResponse", stackitem.NewArray([]stackitem.Item{
 		stackitem.NewBigInteger(new(big.Int).SetUint64(resp.ID)), stackitem.ByteString(req.OriginalTxID.BytesLE()),

@@ -118,9 +118,9 @@ func TestOracleRequestAndFinish(t *testing.T) {
 		c.Invoke(nil, finish).Faults(t, "oracle response")
 		c.AddBlock(responseTx(c, 99, transaction.OracleSuccess, nil, finish)).Txs[0].Faults(t, "not found")
 		twice := nativetest.Script(t, emit.NewBuilder().AppCall(oracleH, "finish", 15).Opcodes(opcode.DROP).AppCall(oracleH, "finish", 15))
-		c.AddBlock(responseTx(c, 0, transaction.OracleSuccess, nil, twice)).Txs[0].Faults(t, "more than once")
+		c.AddBlock(responseTx(c, 0, transaction.OracleSuccess, nil, twice)).Txs[0].Faults(t, "called multiple times")
 		nested := nativetest.ProxyCall(t, client, oracleH, "finish")
-		c.AddBlock(responseTx(c, 0, transaction.OracleSuccess, nil, nested)).Txs[0].Faults(t, "response script")
+		c.AddBlock(responseTx(c, 0, transaction.OracleSuccess, nil, nested)).Txs[0].Faults(t, "called from non-entry script")
 	})
 	t.Run("callback with a return value", func(t *testing.T) {
 		c.Invoke(nil, request(t, client, "u2", nil, "cbValue", nil, gasForResponse)).Halt(t) // id 2
@@ -143,15 +143,15 @@ func TestOracleRequestLimits(t *testing.T) {
 	fail := func(script []byte, msg string) { c.Invoke(nil, script).Faults(t, msg) }
 
 	ok(request(t, client, long(256), long(128), long(32), []byte(long(500)), 10_000_000))
-	fail(request(t, client, long(257), nil, "cb", nil, g), "url")
-	fail(request(t, client, "u", long(129), "cb", nil, g), "filter")
-	fail(request(t, client, "u", nil, long(33), "cb", g), "callback")
-	fail(request(t, client, "u", nil, "_cb", nil, g), "callback")
-	fail(request(t, client, "u", nil, "cb", nil, 10_000_000-1), "gasForResponse")
+	fail(request(t, client, long(257), nil, "cb", nil, g), "some of the arguments are invalid")
+	fail(request(t, client, "u", long(129), "cb", nil, g), "some of the arguments are invalid")
+	fail(request(t, client, "u", nil, long(33), "cb", g), "some of the arguments are invalid")
+	fail(request(t, client, "u", nil, "_cb", nil, g), "disallowed callback method (starts with '_')")
+	fail(request(t, client, "u", nil, "cb", nil, 10_000_000-1), "not enough gas for response")
 	fail(request(t, client, "u", nil, "cb", []byte(long(510)), g), "user data")
-	fail(request(t, client, string([]byte{0xff}), nil, "cb", nil, g), "invalid argument")
+	fail(request(t, client, string([]byte{0xff}), nil, "cb", nil, g), "invalid value: not UTF-8")
 	// Only contracts may ask.
-	fail(nativetest.CallScript(t, oracleH, "request", "u", nil, "cb", nil, g), "only contracts")
+	fail(nativetest.CallScript(t, oracleH, "request", "u", nil, "cb", nil, g), "key not found")
 	// At most 256 pending requests per URL.
 	b := emit.NewBuilder()
 	for range 256 {

@@ -131,7 +131,7 @@ func NewPolicy(cfg *netconfig.ProtocolConfiguration) *Policy {
 	add("getExecPicoFeeFactor", intT, rd, faun, 0, pc.getter(policyExecFeeFactorKey))
 	add("setExecFeeFactor", voidT, st, 0, 0, pc.setExecFeeFactor, p("value", intT))
 	add("getStoragePrice", intT, rd, 0, 0, pc.getter(policyStoragePriceKey))
-	add("setStoragePrice", voidT, st, 0, 0, pc.setUint32(policyStoragePriceKey, 1, MaxStoragePrice), p("value", intT))
+	add("setStoragePrice", voidT, st, 0, 0, pc.setUint32(policyStoragePriceKey, "StoragePrice", 1, MaxStoragePrice), p("value", intT))
 	add("isBlocked", boolT, rd, 0, 0, pc.isBlocked, p("account", h160))
 	add("blockAccount", boolT, st, 0, faun, pc.blockAccount, p("account", h160))
 	add("blockAccount", boolT, st|notify, faun, 0, pc.blockAccount, p("account", h160))
@@ -356,7 +356,7 @@ func (pc *Policy) checkCommittee(ic *interop.Context) error {
 		return err
 	}
 	if !ok {
-		return ErrNoCommittee
+		return errNoCommittee
 	}
 	return nil
 }
@@ -389,14 +389,15 @@ func (pc *Policy) setExecFeeFactor(ic *interop.Context, args []stackitem.Item) (
 		return nil, err
 	}
 	if v.Sign() < 0 || !v.IsUint64() {
-		return nil, fmt.Errorf("%w: ExecFeeFactor %s is not a uint64", ErrInvalidArgument, v)
+		return nil, invalidValue("bigint is not in uint64 range")
 	}
 	hi := uint64(MaxExecFeeFactor)
 	if ic.IsHardforkEnabled(protocol.HFFaun) {
 		hi *= vm.FeeFactor
 	}
 	if u := v.Uint64(); u == 0 || u > hi {
-		return nil, fmt.Errorf("%w: ExecFeeFactor %d out of [1, %d]", ErrInvalidArgument, u, hi)
+		// The reference Go node names the pre-Faun bound even from Faun on.
+		return nil, interop.Faultf(ErrInvalidArgument, "ExecFeeFactor must be between 1 and %d", MaxExecFeeFactor)
 	}
 	return pc.setValue(ic, []byte{policyExecFeeFactorKey}, v.Int64())
 }
@@ -407,20 +408,21 @@ func (pc *Policy) setFeePerByte(ic *interop.Context, args []stackitem.Item) (sta
 		return nil, err
 	}
 	if v < 0 || v > MaxFeePerByte {
-		return nil, fmt.Errorf("%w: FeePerByte %d out of [0, %d]", ErrInvalidArgument, v, MaxFeePerByte)
+		return nil, interop.Faultf(ErrInvalidArgument, "FeePerByte shouldn't be negative or greater than %d", MaxFeePerByte)
 	}
 	return pc.setValue(ic, []byte{policyFeePerByteKey}, v)
 }
 
-// setUint32 makes a setter of a uint32 value in [lo, hi].
-func (pc *Policy) setUint32(key byte, lo, hi uint32) Handler {
+// setUint32 makes a setter of a uint32 value in [lo, hi]; name names it
+// in the error.
+func (pc *Policy) setUint32(key byte, name string, lo, hi uint32) Handler {
 	return func(ic *interop.Context, args []stackitem.Item) (stackitem.Item, error) {
 		v, err := argUint32(args[0])
 		if err != nil {
 			return nil, err
 		}
 		if v < lo || v > hi {
-			return nil, fmt.Errorf("%w: %d out of [%d, %d]", ErrInvalidArgument, v, lo, hi)
+			return nil, interop.Faultf(ErrInvalidArgument, "%s must be between %d and %d", name, lo, hi)
 		}
 		return pc.setValue(ic, []byte{key}, int64(v))
 	}
@@ -458,7 +460,7 @@ func (pc *Policy) getAttributeFee(allowNotary bool) Handler {
 			return nil, err
 		}
 		if !validAttrType(t, pc.ReservedAttributes, allowNotary) {
-			return nil, fmt.Errorf("%w: attribute type %d", ErrInvalidArgument, t)
+			return nil, interop.Faultf(ErrInvalidArgument, "invalid attribute type: %d", t)
 		}
 		v, err := pc.AttributeFee(ic.DAO(), transaction.AttrType(t))
 		if err != nil {
@@ -479,10 +481,10 @@ func (pc *Policy) setAttributeFee(allowNotary bool) Handler {
 			return nil, err
 		}
 		if !validAttrType(t, pc.ReservedAttributes, allowNotary) {
-			return nil, fmt.Errorf("%w: attribute type %d", ErrInvalidArgument, t)
+			return nil, interop.Faultf(ErrInvalidArgument, "invalid attribute type: %d", t)
 		}
 		if v > MaxAttributeFee {
-			return nil, fmt.Errorf("%w: attribute fee %d over %d", ErrInvalidArgument, v, MaxAttributeFee)
+			return nil, interop.Faultf(ErrInvalidArgument, "attribute value is out of range: %d", v)
 		}
 		return pc.setValue(ic, []byte{policyAttributeFee, t}, int64(v))
 	}
@@ -494,7 +496,7 @@ func (pc *Policy) setMillisecondsPerBlock(ic *interop.Context, args []stackitem.
 		return nil, err
 	}
 	if v == 0 || v > MaxMillisecondsPerBlock {
-		return nil, fmt.Errorf("%w: MillisecondsPerBlock %d out of [1, %d]", ErrInvalidArgument, v, MaxMillisecondsPerBlock)
+		return nil, interop.Faultf(ErrInvalidArgument, "MillisecondsPerBlock should be positive and not greater than %d, got %d", MaxMillisecondsPerBlock, v)
 	}
 	old, err := pc.MillisecondsPerBlock(ic.DAO())
 	if err != nil {
@@ -513,14 +515,14 @@ func (pc *Policy) setMaxVUBIncrement(ic *interop.Context, args []stackitem.Item)
 		return nil, err
 	}
 	if v == 0 || v > MaxMaxValidUntilBlockIncr {
-		return nil, fmt.Errorf("%w: MaxValidUntilBlockIncrement %d out of [1, %d]", ErrInvalidArgument, v, MaxMaxValidUntilBlockIncr)
+		return nil, interop.Faultf(ErrInvalidArgument, "MaxValidUntilBlockIncrement should be positive and not greater than %d, got %d", MaxMaxValidUntilBlockIncr, v)
 	}
 	mtb, err := pc.MaxTraceableBlocks(ic.DAO())
 	if err != nil {
 		return nil, err
 	}
 	if v >= mtb {
-		return nil, fmt.Errorf("%w: MaxValidUntilBlockIncrement %d not below MaxTraceableBlocks %d", ErrInvalidArgument, v, mtb)
+		return nil, interop.Faultf(ErrInvalidArgument, "MaxValidUntilBlockIncrement should be less than MaxTraceableBlocks %d, got %d", mtb, v)
 	}
 	return pc.setValue(ic, []byte{policyMaxVUBIncrementKey}, int64(v))
 }
@@ -531,21 +533,21 @@ func (pc *Policy) setMaxTraceableBlocks(ic *interop.Context, args []stackitem.It
 		return nil, err
 	}
 	if v == 0 || v > MaxMaxTraceableBlocks {
-		return nil, fmt.Errorf("%w: MaxTraceableBlocks %d out of [1, %d]", ErrInvalidArgument, v, MaxMaxTraceableBlocks)
+		return nil, interop.Faultf(ErrInvalidArgument, "MaxTraceableBlocks should be positive and not greater than %d, got %d", MaxMaxTraceableBlocks, v)
 	}
 	old, err := pc.MaxTraceableBlocks(ic.DAO())
 	if err != nil {
 		return nil, err
 	}
 	if v > old {
-		return nil, fmt.Errorf("%w: MaxTraceableBlocks %d over the current %d", ErrInvalidArgument, v, old)
+		return nil, interop.Faultf(ErrInvalidArgument, "MaxTraceableBlocks should not be greater than previous value %d, got %d", old, v)
 	}
 	vub, err := pc.MaxValidUntilBlockIncrement(ic.DAO())
 	if err != nil {
 		return nil, err
 	}
 	if v <= vub {
-		return nil, fmt.Errorf("%w: MaxTraceableBlocks %d not above MaxValidUntilBlockIncrement %d", ErrInvalidArgument, v, vub)
+		return nil, interop.Faultf(ErrInvalidArgument, "MaxTraceableBlocks should be larger than MaxValidUntilBlockIncrement %d, got %d", vub, v)
 	}
 	return pc.setValue(ic, []byte{policyMaxTraceableKey}, int64(v))
 }

@@ -47,7 +47,7 @@ func (pc *Policy) blockAccount(ic *interop.Context, args []stackitem.Item) (stac
 // written (possibly as a continuation).
 func (pc *Policy) blockAccountInternal(ic *interop.Context, h util.Uint160, then func(*interop.Context, bool) error) error {
 	if pc.IsNative != nil && pc.IsNative(h) {
-		return fmt.Errorf("%w: cannot block native contract %s", ErrInvalidArgument, h)
+		return interop.Fault(ErrInvalidArgument, "cannot block native contract")
 	}
 	blocked, err := pc.IsBlocked(ic.DAO(), h)
 	if err != nil {

@@ -2,6 +2,7 @@ package native
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -162,10 +163,10 @@ func (s *Designate) DesignatedByRole(d *dao.DAO, r Role, index uint32) (neostate
 func argRole(it stackitem.Item) (Role, error) {
 	v, err := argUint8(it)
 	if err != nil {
-		return 0, err
+		return 0, errInvalidRole
 	}
 	if !Role(v).valid() {
-		return 0, fmt.Errorf("%w: role %d", ErrInvalidArgument, v)
+		return 0, errInvalidRole
 	}
 	return Role(v), nil
 }
@@ -177,14 +178,14 @@ func (s *Designate) getDesignatedByRoleMethod(ic *interop.Context, args []stacki
 	}
 	index, err := argUint32(args[1])
 	if err != nil {
-		return nil, err
+		return nil, errInvalidIndex
 	}
 	cur, err := currentIndex(ic.DAO())
 	if err != nil {
 		return nil, err
 	}
 	if uint64(cur)+1 < uint64(index) {
-		return nil, fmt.Errorf("%w: index %d over current %d + 1", ErrInvalidArgument, index, cur)
+		return nil, errInvalidIndex
 	}
 	l, err := s.DesignatedByRole(ic.DAO(), r, index)
 	if err != nil {
@@ -194,9 +195,13 @@ func (s *Designate) getDesignatedByRoleMethod(ic *interop.Context, args []stacki
 }
 
 func (s *Designate) designateAsRoleMethod(ic *interop.Context, args []stackitem.Item) (stackitem.Item, error) {
+	r, err := argRole(args[0])
+	if err != nil {
+		return nil, err
+	}
 	arr, ok := args[1].(*stackitem.Array)
 	if !ok {
-		return nil, fmt.Errorf("%w: nodes must be an array", ErrInvalidArgument)
+		return nil, interop.Fault(ErrInvalidArgument, "not an array")
 	}
 	nodes := make([][]byte, arr.Len())
 	for i, it := range arr.Items() {
@@ -206,14 +211,16 @@ func (s *Designate) designateAsRoleMethod(ic *interop.Context, args []stackitem.
 		}
 		nodes[i] = k
 	}
-	r, err := argRole(args[0])
-	if err != nil {
-		return nil, err
+	if len(nodes) == 0 {
+		return nil, interop.Fault(ErrInvalidArgument, "node list is empty")
 	}
-	if len(nodes) == 0 || len(nodes) > maxDesignatedNodes {
-		return nil, fmt.Errorf("%w: %d nodes, want 1..%d", ErrInvalidArgument, len(nodes), maxDesignatedNodes)
+	if len(nodes) > maxDesignatedNodes {
+		return nil, interop.Fault(ErrInvalidArgument, "node list is too large")
 	}
 	if err := s.NEO.assertCommittee(ic); err != nil {
+		if errors.Is(err, ErrNoCommittee) {
+			return nil, interop.Fault(ErrNoCommittee, "witness check failed")
+		}
 		return nil, err
 	}
 	return nil, s.designateNodes(ic, r, nodes)
@@ -228,12 +235,12 @@ func (s *Designate) designateNodes(ic *interop.Context, r Role, nodes [][]byte) 
 	}
 	b := ic.Block()
 	if b == nil {
-		return fmt.Errorf("%w: no persisting block", ErrInvalidArgument)
+		return interop.Fault(ErrInvalidArgument, "no persisting block in the context")
 	}
 	index := b.Index + 1
 	d := ic.DAO()
 	if _, err := d.GetStorageItem(s.md.ID, roleKey(r, index)); err == nil {
-		return fmt.Errorf("%w: role %d already designated at %d", ErrInvalidArgument, r, index)
+		return interop.Fault(ErrInvalidArgument, "already designated given role at current block")
 	} else if !dao.IsNotFound(err) {
 		return err
 	}
@@ -241,7 +248,7 @@ func (s *Designate) designateNodes(ic *interop.Context, r Role, nodes [][]byte) 
 	neostate.SortKeys(sorted)
 	for i := 1; i < len(sorted); i++ {
 		if string(sorted[i]) == string(sorted[i-1]) {
-			return fmt.Errorf("%w: duplicate node keys", ErrInvalidArgument)
+			return interop.Fault(ErrInvalidArgument, "node list contains duplicate entries")
 		}
 	}
 	if err := d.PutStorageItem(s.md.ID, roleKey(r, index), neostate.NodeList(sorted).Bytes()); err != nil {

@@ -85,7 +85,7 @@ func TestRoleManagement(t *testing.T) {
 				c.Invoke(com, nativetest.CallScript(t, h, "designateAsRole", args...)).Faults(t, "")
 				_ = name
 			}
-			c.Invoke(nativetest.CalledByEntry(acc(1)), nativetest.CallScript(t, h, "designateAsRole", role, nodes)).Faults(t, "committee")
+			c.Invoke(nativetest.CalledByEntry(acc(1)), nativetest.CallScript(t, h, "designateAsRole", role, nodes)).Faults(t, "witness check failed")
 			c.Call(nil, nativetest.CallScript(t, h, "getDesignatedByRole", int64(5), 1)).Faults(t, "role")
 			// Twice in one block: the second fails.
 			br = c.AddBlock(

@@ -123,11 +123,11 @@ func stdItoa(_ *interop.Context, args []stackitem.Item) (stackitem.Item, error) 
 	if err != nil {
 		return nil, err
 	}
-	base, err := argInt32(args[1])
+	base, err := argBase(args[1])
 	if err != nil {
 		return nil, err
 	}
-	s, err := itoa(n, int64(base))
+	s, err := itoa(n, base)
 	if err != nil {
 		return nil, err
 	}
@@ -147,11 +147,24 @@ func stdAtoi(_ *interop.Context, args []stackitem.Item) (stackitem.Item, error) 
 	if err != nil {
 		return nil, err
 	}
-	base, err := argInt32(args[1])
+	base, err := argBase(args[1])
 	if err != nil {
 		return nil, err
 	}
-	return bigItem(atoi(s, int64(base)))
+	return bigItem(atoi(s, base))
+}
+
+// argBase converts an itoa/atoi base; one outside int64 is an invalid base
+// (int32 ones are 10 or 16 or fail later the same way).
+func argBase(it stackitem.Item) (int64, error) {
+	b, err := argBigInt(it)
+	if err != nil {
+		return 0, err
+	}
+	if !b.IsInt64() {
+		return 0, errInvalidBase
+	}
+	return b.Int64(), nil
 }
 
 // bigItem turns a computed integer into an item; results over 32 bytes

@@ -10,8 +10,10 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/n3d-io/n3d/pkg/core/interop"
 	"github.com/n3d-io/n3d/pkg/crypto/hash"
 	"github.com/n3d-io/n3d/pkg/encoding/bigint"
+	"github.com/n3d-io/n3d/pkg/vm"
 	"github.com/rivo/uniseg"
 )
 
@@ -40,7 +42,7 @@ func itoa(n *big.Int, base int64) (string, error) {
 		}
 		return s, nil
 	default:
-		return "", fmt.Errorf("%w: %d", ErrInvalidBase, base)
+		return "", errInvalidBase
 	}
 }
 
@@ -54,16 +56,16 @@ func atoi(s string, base int64) (*big.Int, error) {
 			digits = digits[1:]
 		}
 		if digits == "" || strings.IndexFunc(digits, func(r rune) bool { return r < '0' || r > '9' }) >= 0 {
-			return nil, fmt.Errorf("%w: %q", ErrInvalidFormat, s)
+			return nil, errInvalidFormat
 		}
 		n, ok := new(big.Int).SetString(s, 10)
 		if !ok {
-			return nil, fmt.Errorf("%w: %q", ErrInvalidFormat, s)
+			return nil, errInvalidFormat
 		}
 		return n, nil
 	case 16:
 		if s == "" {
-			return nil, fmt.Errorf("%w: empty", ErrInvalidFormat)
+			return nil, errInvalidFormat
 		}
 		odd := len(s)%2 != 0
 		if odd {
@@ -71,7 +73,7 @@ func atoi(s string, base int64) (*big.Int, error) {
 		}
 		b, err := hex.DecodeString(s)
 		if err != nil {
-			return nil, fmt.Errorf("%w: %w", ErrInvalidFormat, err)
+			return nil, vm.Fault(ErrInvalidFormat, "invalid format", err)
 		}
 		if odd && b[0]&0x08 != 0 {
 			b[0] |= 0xF0
@@ -79,7 +81,7 @@ func atoi(s string, base int64) (*big.Int, error) {
 		slices.Reverse(b)
 		return bigint.FromBytes(b), nil
 	default:
-		return nil, fmt.Errorf("%w: %d", ErrInvalidBase, base)
+		return nil, errInvalidBase
 	}
 }
 
@@ -98,7 +100,7 @@ func stripBase64Space(s string) string {
 func base64Decode(s string) ([]byte, error) {
 	b, err := base64.StdEncoding.DecodeString(stripBase64Space(s))
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrInvalidFormat, err)
+		return nil, vm.Fault(ErrInvalidFormat, err.Error(), err)
 	}
 	return b, nil
 }
@@ -114,7 +116,12 @@ func base64URLEncode(s string) string {
 func base64URLDecode(s string) (string, error) {
 	s = stripBase64Space(s)
 	if len(s)%4 == 1 {
-		return "", fmt.Errorf("%w: bad base64url length", ErrInvalidFormat)
+		// Worded as the reference Go node's decoder words it.
+		_, err := base64.URLEncoding.DecodeString(s)
+		if err == nil {
+			err = base64.CorruptInputError(len(s) - 1)
+		}
+		return "", vm.Fault(ErrInvalidFormat, err.Error(), err)
 	}
 	s = strings.NewReplacer("-", "+", "_", "/").Replace(s)
 	for len(s)%4 != 0 {
@@ -122,7 +129,7 @@ func base64URLDecode(s string) (string, error) {
 	}
 	b, err := base64.StdEncoding.DecodeString(s)
 	if err != nil {
-		return "", fmt.Errorf("%w: %w", ErrInvalidFormat, err)
+		return "", vm.Fault(ErrInvalidFormat, err.Error(), err)
 	}
 	return toValidUTF8(b), nil
 }
@@ -190,7 +197,7 @@ func base58Decode(s string) ([]byte, error) {
 	for i := 0; i < len(s); i++ {
 		v := strings.IndexByte(base58Alphabet, s[i])
 		if v < 0 {
-			return nil, fmt.Errorf("%w: invalid base58 character at %d", ErrInvalidFormat, i)
+			return nil, interop.Faultf(ErrInvalidFormat, "invalid base58 digit ('%c')", s[i])
 		}
 		n.Mul(n, radix).Add(n, d.SetInt64(int64(v)))
 	}
@@ -209,11 +216,11 @@ func base58CheckDecode(s string) ([]byte, error) {
 		return nil, err
 	}
 	if len(b) < 4 {
-		return nil, fmt.Errorf("%w: base58check data too short", ErrInvalidFormat)
+		return nil, interop.Fault(ErrInvalidFormat, "invalid base-58 check string: missing checksum")
 	}
 	data, sum := b[:len(b)-4], b[len(b)-4:]
 	if !bytes.Equal(hash.Checksum(data), sum) {
-		return nil, fmt.Errorf("%w: base58check checksum mismatch", ErrInvalidFormat)
+		return nil, interop.Fault(ErrInvalidFormat, "invalid base-58 check string: invalid checksum")
 	}
 	return data, nil
 }
@@ -222,7 +229,7 @@ func base58CheckDecode(s string) ([]byte, error) {
 func hexDecode(s string) ([]byte, error) {
 	b, err := hex.DecodeString(s)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrInvalidFormat, err)
+		return nil, vm.Fault(ErrInvalidFormat, fmt.Sprintf("hexDecode: invalid hex string %q: %s", s, err), err)
 	}
 	return b, nil
 }
@@ -230,8 +237,14 @@ func hexDecode(s string) ([]byte, error) {
 // memorySearch is the reference MemorySearch: forward from start, or
 // backward within mem[:start].
 func memorySearch(mem, value []byte, start int, backward bool) (int, error) {
-	if start < 0 || start > len(mem) {
-		return 0, fmt.Errorf("%w: start %d out of range", ErrInvalidArgument, start)
+	switch {
+	case start < 0:
+		return 0, invalidValue("bigint is not in uint32 range")
+	case start > len(mem) && backward:
+		return 0, interop.Fault(ErrInvalidArgument, "invalid start index")
+	case start > len(mem):
+		// The reference slices mem[start:] and panics.
+		return 0, interop.Faultf(ErrInvalidArgument, "runtime error: slice bounds out of range [%d:%d]", start, len(mem))
 	}
 	if backward {
 		return bytes.LastIndex(mem[:start], value), nil

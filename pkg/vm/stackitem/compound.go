@@ -57,12 +57,12 @@ func (*Array) Bool() (bool, error) { return true, nil }
 
 // BigInt implements Item: invalid cast.
 func (a *Array) BigInt() (*big.Int, error) {
-	return nil, fmt.Errorf("%w: %s to Integer", ErrInvalidCast, a.Type())
+	return nil, castError(a.Type().String(), IntegerT)
 }
 
 // Bytes implements Item: invalid cast.
 func (a *Array) Bytes() ([]byte, error) {
-	return nil, fmt.Errorf("%w: %s to bytes", ErrInvalidCast, a.Type())
+	return nil, castError(a.Type().String(), ByteArrayT)
 }
 
 // Equals implements Item: identity for Array, value comparison within the
@@ -204,10 +204,10 @@ func (*Map) Type() Type { return MapT }
 func (*Map) Bool() (bool, error) { return true, nil }
 
 // BigInt implements Item: invalid cast.
-func (*Map) BigInt() (*big.Int, error) { return nil, fmt.Errorf("%w: Map to Integer", ErrInvalidCast) }
+func (*Map) BigInt() (*big.Int, error) { return nil, castError("Map", IntegerT) }
 
 // Bytes implements Item: invalid cast.
-func (*Map) Bytes() ([]byte, error) { return nil, fmt.Errorf("%w: Map to bytes", ErrInvalidCast) }
+func (*Map) Bytes() ([]byte, error) { return nil, castError("Map", ByteArrayT) }
 
 // Equals implements Item: identity.
 func (m *Map) Equals(o Item) bool { return Item(m) == o }

@@ -50,7 +50,7 @@ func NewBigIntegerChecked(v *big.Int) (*Integer, error) {
 		return NewInt(v.Int64()), nil
 	}
 	if !FitsIntegerSize(v) {
-		return nil, ErrIntegerTooBig
+		return nil, errTooBigInteger
 	}
 	return &Integer{big: v}, nil
 }

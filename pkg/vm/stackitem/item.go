@@ -69,10 +69,10 @@ func (Null) Type() Type { return AnyT }
 func (Null) Bool() (bool, error) { return false, nil }
 
 // BigInt implements Item: null is not an integer.
-func (Null) BigInt() (*big.Int, error) { return nil, fmt.Errorf("%w: Null to Integer", ErrInvalidCast) }
+func (Null) BigInt() (*big.Int, error) { return nil, castError("Null", IntegerT) }
 
 // Bytes implements Item: null has no bytes.
-func (Null) Bytes() ([]byte, error) { return nil, fmt.Errorf("%w: Null to bytes", ErrInvalidCast) }
+func (Null) Bytes() ([]byte, error) { return nil, castError("Null", ByteArrayT) }
 
 // Equals implements Item.
 func (Null) Equals(o Item) bool { _, ok := o.(Null); return ok }
@@ -121,7 +121,7 @@ func (ByteString) Type() Type { return ByteArrayT }
 // is an invalid cast.
 func (s ByteString) Bool() (bool, error) {
 	if len(s) > MaxIntegerSize {
-		return false, fmt.Errorf("%w: ByteString of %d bytes to Boolean", ErrInvalidCast, len(s))
+		return false, errTooBigInteger
 	}
 	for _, c := range s {
 		if c != 0 {
@@ -134,7 +134,7 @@ func (s ByteString) Bool() (bool, error) {
 // BigInt implements Item.
 func (s ByteString) BigInt() (*big.Int, error) {
 	if len(s) > MaxIntegerSize {
-		return nil, fmt.Errorf("%w: ByteString of %d bytes to Integer", ErrInvalidCast, len(s))
+		return nil, errTooBigInteger
 	}
 	return bigint.FromBytes(s), nil
 }
@@ -188,7 +188,7 @@ func (*Buffer) Bool() (bool, error) { return true, nil }
 
 // BigInt implements Item: a Buffer is not an integer (use ConvertTo).
 func (*Buffer) BigInt() (*big.Int, error) {
-	return nil, fmt.Errorf("%w: Buffer to Integer", ErrInvalidCast)
+	return nil, castError("Buffer", IntegerT)
 }
 
 // Bytes implements Item: the live buffer.
@@ -241,12 +241,12 @@ func (*Pointer) Bool() (bool, error) { return true, nil }
 
 // BigInt implements Item: invalid cast.
 func (*Pointer) BigInt() (*big.Int, error) {
-	return nil, fmt.Errorf("%w: Pointer to Integer", ErrInvalidCast)
+	return nil, castError("Pointer", IntegerT)
 }
 
 // Bytes implements Item: invalid cast.
 func (*Pointer) Bytes() ([]byte, error) {
-	return nil, fmt.Errorf("%w: Pointer to bytes", ErrInvalidCast)
+	return nil, castError("Pointer", ByteArrayT)
 }
 
 // Equals implements Item: same position in the same script instance.
@@ -275,12 +275,12 @@ func (*Interop) Bool() (bool, error) { return true, nil }
 
 // BigInt implements Item: invalid cast.
 func (*Interop) BigInt() (*big.Int, error) {
-	return nil, fmt.Errorf("%w: InteropInterface to Integer", ErrInvalidCast)
+	return nil, castError("InteropInterface", IntegerT)
 }
 
 // Bytes implements Item: invalid cast.
 func (*Interop) Bytes() ([]byte, error) {
-	return nil, fmt.Errorf("%w: InteropInterface to bytes", ErrInvalidCast)
+	return nil, castError("InteropInterface", ByteArrayT)
 }
 
 // Equals implements Item: identity or equal wrapped values.

@@ -91,7 +91,7 @@ func structEquals(s *Array, o Item, maxItems, maxComparable int) (bool, error) {
 func ConvertTo(it Item, t Type) (Item, error) {
 	if _, ok := it.(Null); ok {
 		if t == AnyT || !t.IsValid() {
-			return nil, fmt.Errorf("%w: Null to %s", ErrInvalidCast, t)
+			return nil, castError("Null", t)
 		}
 		return it, nil
 	}
@@ -118,7 +118,7 @@ func ConvertTo(it Item, t Type) (Item, error) {
 		switch t {
 		case IntegerT:
 			if len(x.b) > MaxIntegerSize {
-				return nil, fmt.Errorf("%w: Buffer of %d bytes to Integer", ErrInvalidCast, len(x.b))
+				return nil, errTooBigInteger
 			}
 			return NewBigInteger(bigint.FromBytes(x.b)), nil
 		case ByteArrayT:
@@ -135,7 +135,7 @@ func ConvertTo(it Item, t Type) (Item, error) {
 		b, err := it.Bool()
 		return Bool(b), err
 	}
-	return nil, fmt.Errorf("%w: %s to %s", ErrInvalidCast, it.Type(), t)
+	return nil, castError(itemName(it), t)
 }
 
 // DeepCopy copies compound items recursively (keeping shared references

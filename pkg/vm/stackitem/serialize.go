@@ -182,7 +182,7 @@ type reader struct {
 
 func (r *reader) byte() (byte, error) {
 	if r.pos >= len(r.b) {
-		return 0, fmt.Errorf("%w: unexpected end", ErrFormat)
+		return 0, errEOF
 	}
 	r.pos++
 	return r.b[r.pos-1], nil
@@ -190,7 +190,10 @@ func (r *reader) byte() (byte, error) {
 
 func (r *reader) bytes(n uint64) ([]byte, error) {
 	if n > uint64(len(r.b)-r.pos) {
-		return nil, fmt.Errorf("%w: unexpected end", ErrFormat)
+		if r.pos == len(r.b) {
+			return nil, errEOF
+		}
+		return nil, errUnexpectedEOF
 	}
 	out := r.b[r.pos : r.pos+int(n)]
 	r.pos += int(n)
@@ -308,7 +311,11 @@ func (r *reader) item(maxSize, maxItems int) (any, int, error) {
 		}
 		return placeholder{t: Type(t), count: int(n)}, extra, nil
 	}
-	return nil, 0, fmt.Errorf("%w: invalid type 0x%02x", ErrFormat, t)
+	name := "INVALID"
+	if Type(t).IsValid() {
+		name = Type(t).String()
+	}
+	return nil, 0, &textError{kind: ErrFormat, text: "invalid type: " + name} // the reference's wording
 }
 
 // build pops the placeholder's elements (last built first) from built.
