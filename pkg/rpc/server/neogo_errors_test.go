@@ -58,6 +58,25 @@ func withPool(t *testing.T, n *testNode) *testNode {
 // own tests) and answers carrying node-specific data.
 var resultExempt = map[string]bool{
 	"invokefunction: unknown hash": true, // FAULT exception text
+	// neo-go takes any non-empty string as verbose=true and adds the
+	// diagnostics; n3d reads "x" as false.
+	"invokefunction: bad verbose": true,
+}
+
+// dataExempt are the known differences left in the data of an error (code
+// and message still have to match): texts that come from layers below the
+// RPC server and are neo-go's own (its VM's FAULT texts, which the VM work
+// of issue 17 rewords; its script checker's and base58 decoder's errors;
+// Go type names in JSON errors).
+var dataExempt = map[string]string{
+	"getblocknotifications: string":                     "Go type name in the JSON error (neorpc.NotificationFilter)",
+	"getblocknotifications: bad filter":                 "util's Uint160 JSON error text",
+	"getnep11properties: unknown contract":              "VM FAULT text",
+	"getnep11properties: unknown token":                 "VM FAULT text",
+	"invokefunction: bad signer":                        "base58 decoder's error text",
+	"sendrawtransaction: invalid script":                "script checker's error text (incorrect opcode Opcode(255))",
+	"calculatenetworkfee: bad invocation script":        "script checker's error text",
+	"calculatenetworkfee: aborting verification script": "VM FAULT text",
 }
 
 // TestNeoGoErrors replays the requests of testdata/neogo-errors.json, in
@@ -92,10 +111,23 @@ func TestNeoGoErrors(t *testing.T) {
 				continue
 			}
 		}
+		if _, ok := dataExempt[c.Name]; ok {
+			want, have = dropData(want), dropData(have)
+		}
 		if !assert.ObjectsAreEqual(want, have) {
 			var w bytes.Buffer
 			require.NoError(t, json.Compact(&w, c.Response))
 			t.Errorf("%s\nrequest: %s\nneo-go:  %s\nn3d:     %s", c.Name, c.Request, w.Bytes(), bytes.TrimSpace(got))
 		}
 	}
+}
+
+// dropData removes the data of a decoded error answer.
+func dropData(v any) any {
+	if m, ok := v.(map[string]any); ok {
+		if e, ok := m["error"].(map[string]any); ok {
+			delete(e, "data")
+		}
+	}
+	return v
 }
