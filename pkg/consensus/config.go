@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/nspcc-dev/dbft"
+	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/zap"
 
 	"github.com/n3d-io/n3d/pkg/config"
@@ -80,6 +81,10 @@ type Config struct {
 	StopTxFlow func()
 	// Timer is dBFT's timer (optional: real time).
 	Timer dbft.Timer
+	// Registerer receives the service's metrics (metrics.go); nil:
+	// prometheus.DefaultRegisterer, which the node's monitoring endpoint
+	// serves.
+	Registerer prometheus.Registerer
 }
 
 // Validate checks that the required fields are set.
@@ -117,6 +122,9 @@ func (c *Config) Validate() error {
 func (c *Config) applyDefaults() {
 	if c.Logger == nil {
 		c.Logger = zap.NewNop()
+	}
+	if c.Registerer == nil {
+		c.Registerer = prometheus.DefaultRegisterer
 	}
 	if c.ComputeNextBlockValidators == nil {
 		c.ComputeNextBlockValidators = c.NextBlockValidators

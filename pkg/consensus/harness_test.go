@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/stretchr/testify/require"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zaptest"
@@ -132,6 +133,7 @@ type testNode struct {
 	chain   *chain.Chain
 	natives *chain.NativeSet
 	pool    *testPool
+	reg     *prometheus.Registry // the service's metrics
 
 	muted   atomic.Bool // outgoing payloads are dropped
 	running atomic.Bool
@@ -171,7 +173,8 @@ func (n *testNet) newNode(name string, k *keys.PrivateKey) *testNode {
 		Store: storage.NewMemoryStore(), Natives: ns, BloomCapacity: 1000})
 	require.NoError(n.t, err)
 	n.t.Cleanup(func() { _ = c.Close() })
-	return &testNode{net: n, name: name, key: k, chain: c, natives: ns, pool: new(testPool)}
+	return &testNode{net: n, name: name, key: k, chain: c, natives: ns, pool: new(testPool),
+		reg: prometheus.NewRegistry()}
 }
 
 func (nd *testNode) nextBlockValidators() (keys.PublicKeys, error) {
@@ -206,7 +209,26 @@ func (nd *testNode) config() Config {
 		ProcessBlock:            nd.processBlock,
 		Broadcast:               nd.broadcast,
 		RequestTx:               nd.requestTx,
+		Registerer:              nd.reg,
 	}
+}
+
+// metric is the value of the node's counter or gauge name.
+func (nd *testNode) metric(name string) float64 {
+	mfs, err := nd.reg.Gather()
+	require.NoError(nd.net.t, err)
+	for _, mf := range mfs {
+		if mf.GetName() != name {
+			continue
+		}
+		m := mf.GetMetric()[0]
+		if c := m.GetCounter(); c != nil {
+			return c.GetValue()
+		}
+		return m.GetGauge().GetValue()
+	}
+	nd.net.t.Fatalf("%s: no metric %s", nd.name, name)
+	return 0
 }
 
 // start runs a fresh service on the node's chain.

@@ -52,6 +52,7 @@ type Service struct {
 	validators    keys.PublicKeys
 	witnessSize   int            // expected size of the block witness
 	rejected      []util.Uint256 // transactions that failed the last proposal check
+	metrics       *metrics       // the Prometheus collectors (metrics.go)
 }
 
 // New creates a service; Run starts it.
@@ -60,7 +61,12 @@ func New(cfg Config) (*Service, error) {
 		return nil, err
 	}
 	cfg.applyDefaults()
+	m, err := newMetrics(cfg.Registerer)
+	if err != nil {
+		return nil, err
+	}
 	s := &Service{
+		metrics:   m,
 		cfg:       cfg,
 		log:       cfg.Logger,
 		magic:     uint32(cfg.Protocol.Magic),
@@ -160,6 +166,7 @@ func (s *Service) Run(ctx context.Context) error {
 func (s *Service) afterEvent() {
 	s.catchUp()
 	s.needTxs.Store(len(s.dbft.MissingTransactions) > 0)
+	s.metrics.round(s.dbft.BlockIndex, s.dbft.ViewNumber)
 }
 
 // catchUp resets dBFT to the height after the chain's (a block of ours or

@@ -8,6 +8,7 @@ import (
 	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/network/payload"
 	"github.com/n3d-io/n3d/pkg/util"
+	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/zap"
 )
 
@@ -116,6 +117,10 @@ type Config struct {
 	OnExtensible func(e *payload.Extensible) error
 	// Log receives the server's log (zap.NewNop when nil).
 	Log *zap.Logger
+	// Registerer receives the server's metrics (metrics.go); nil:
+	// prometheus.DefaultRegisterer, which the node's monitoring endpoint
+	// serves.
+	Registerer prometheus.Registerer
 }
 
 // Ledger is the chain as the server reads it. All methods are called

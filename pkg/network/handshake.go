@@ -87,6 +87,7 @@ func (s *Server) acceptVersion(p *peer, v *payload.Version) error {
 func (s *Server) onHandshake(p *peer) {
 	v := p.version()
 	s.book.handshaked(p)
+	s.countPeers()
 	s.log.Info("peer handshaked", zap.Stringer("addr", p), zap.String("userAgent", v.UserAgent),
 		zap.Uint32("height", p.height.Load()), zap.Uint32("nonce", v.Nonce))
 	if _, n := s.PeerCount(); s.book.unconnected()+n < s.cfg.AttemptConnPeers {

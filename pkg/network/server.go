@@ -14,6 +14,7 @@ import (
 	"github.com/n3d-io/n3d/pkg/network/message"
 	"github.com/n3d-io/n3d/pkg/network/payload"
 	"github.com/n3d-io/n3d/pkg/util"
+	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/zap"
 )
 
@@ -30,6 +31,8 @@ type Server struct {
 	sync *syncer
 	ext  *extCache
 	seen *inflight
+	// metrics are the Prometheus collectors (metrics.go).
+	metrics *metrics
 
 	ready   chan struct{}
 	running atomic.Bool
@@ -66,6 +69,15 @@ func New(cfg Config) (*Server, error) {
 	for s.nonce == 0 {
 		s.nonce = rand.Uint32()
 	}
+	reg := cfg.Registerer
+	if reg == nil {
+		reg = prometheus.DefaultRegisterer
+	}
+	m, err := newMetrics(reg)
+	if err != nil {
+		return nil, err
+	}
+	s.metrics = m
 	s.book = newAddrBook(&s.cfg)
 	s.sync = newSyncer(s)
 	s.ext = newExtCache(cfg.ExtensibleCache)
@@ -242,6 +254,7 @@ func (s *Server) addPeer(conn net.Conn, dialed string) {
 	n := len(s.mu.peers)
 	s.wg.Add(4) // under the lock: shutdown's Wait cannot have begun
 	s.mu.Unlock()
+	s.countPeers()
 	s.log.Debug("peer connected", zap.Stringer("addr", p), zap.String("dialed", dialed), zap.Int("peers", n))
 	p.start()
 	m, err := message.New(message.CmdVersion, s.versionPayload())
@@ -263,6 +276,7 @@ func (s *Server) unregister(p *peer) {
 	}
 	n := len(s.mu.peers)
 	s.mu.Unlock()
+	s.countPeers()
 	s.book.disconnected(p, p.err)
 	s.sync.peerGone(p)
 	lvl := zap.InfoLevel

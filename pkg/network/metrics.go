@@ -1,0 +1,44 @@
+package network
+
+import (
+	"fmt"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/n3d-io/n3d/internal/promutil"
+)
+
+// metrics are the server's Prometheus collectors (docs/monitoring.md):
+// the handshaked peers and all open connections.
+type metrics struct {
+	peers       prometheus.Gauge
+	connections prometheus.Gauge
+}
+
+func newMetrics(reg prometheus.Registerer) (*metrics, error) {
+	m := &metrics{
+		peers: prometheus.NewGauge(prometheus.GaugeOpts{
+			Namespace: "n3d", Subsystem: "p2p", Name: "peers_connected",
+			Help: "Peers that completed the handshake.",
+		}),
+		connections: prometheus.NewGauge(prometheus.GaugeOpts{
+			Namespace: "n3d", Subsystem: "p2p", Name: "connections",
+			Help: "Open peer connections, handshaked or not.",
+		}),
+	}
+	var err error
+	if m.peers, err = promutil.Register(reg, m.peers); err == nil {
+		m.connections, err = promutil.Register(reg, m.connections)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("p2p: metrics: %w", err)
+	}
+	return m, nil
+}
+
+// countPeers sets the gauges to the server's current peers.
+func (s *Server) countPeers() {
+	conns, handshaked := s.PeerCount()
+	s.metrics.connections.Set(float64(conns))
+	s.metrics.peers.Set(float64(handshaked))
+}
