@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/n3d-io/n3d/pkg/core/block"
 	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/crypto/hash"
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
@@ -139,12 +140,16 @@ func (g *gen) relayCases() error {
 		return g.err
 	}
 	g.send("already in pool", txSpec{signer: a, nonce: 1})
-	g.send("expired", txSpec{signer: a, nonce: 2, vub: h})
+	expired := g.send("expired", txSpec{signer: a, nonce: 2, vub: h})
 	g.send("not yet valid", txSpec{signer: a, nonce: 3, vub: h + 10000})
-	g.send("bad signature", txSpec{signer: a, signBy: b, nonce: 4})
+	badSig := g.send("bad signature", txSpec{signer: a, signBy: b, nonce: 4})
 	g.send("witness of another account", txSpec{signer: a, verif: b, signBy: b, nonce: 5})
 	g.send("small network fee", txSpec{signer: a, nonce: 6, netFee: 1})
-	g.send("insufficient funds", txSpec{signer: c, nonce: 7, sysFee: 10 * gas})
+	poor := g.send("insufficient funds", txSpec{signer: c, nonce: 7, sysFee: 10 * gas})
+	// Refused transactions sent again get the same answer.
+	g.resend("expired (again)", expired)
+	g.resend("bad signature (again)", badSig)
+	g.resend("insufficient funds (again)", poor)
 	g.send("system fee above block limit", txSpec{signer: b, nonce: 8, sysFee: 9001 * gas})
 	g.send("invalid script", txSpec{signer: b, nonce: 9, script: []byte{0xff}})
 	g.send("high priority not committee", txSpec{signer: b, nonce: 10,
@@ -180,6 +185,61 @@ func (g *gen) relayCases() error {
 		return err
 	}
 	g.call("on chain", "sendrawtransaction", onChain)
+	// A transaction of the same signer replacing a pooled one through a
+	// Conflicts attribute and a higher fee, then the pool.
+	g.send("conflicts with a pooled tx of the same signer", txSpec{signer: a, nonce: 18, netFee: gas,
+		attrs: []transaction.Attribute{{Type: transaction.AttrConflicts, Value: &transaction.Conflicts{Hash: first.Hash()}}}})
+	g.resend("replaced transaction (again)", first)
+	g.call("after the relays", "getrawmempool", true)
+	return g.submitBlockCases()
+}
+
+// resend adds a sendrawtransaction case of a transaction sent before.
+func (g *gen) resend(name string, tx *transaction.Transaction) {
+	if g.err != nil || tx == nil {
+		return
+	}
+	b, err := txB64(tx)
+	if err != nil {
+		g.err = err
+		return
+	}
+	g.call(name, "sendrawtransaction", b)
+}
+
+// submitBlockCases are submitblock's refusals of real blocks: one the chain has
+// and one that does not follow its tip.
+func (g *gen) submitBlockCases() error {
+	raw := func(i uint32) ([]byte, error) {
+		res, err := g.query("getblock", i)
+		if err != nil {
+			return nil, err
+		}
+		var s string
+		if err := json.Unmarshal(res, &s); err != nil {
+			return nil, err
+		}
+		return base64.StdEncoding.DecodeString(s)
+	}
+	b1, err := raw(1)
+	if err != nil {
+		return err
+	}
+	g.call("block on chain", "submitblock", base64.StdEncoding.EncodeToString(b1))
+	top, err := raw(g.height)
+	if err != nil {
+		return err
+	}
+	blk, err := block.NewBlockFromBytes(top)
+	if err != nil {
+		return err
+	}
+	blk.Index = g.height + 2
+	gap, err := blk.Bytes()
+	if err != nil {
+		return err
+	}
+	g.call("block after a gap", "submitblock", base64.StdEncoding.EncodeToString(gap))
 	return g.err
 }
 

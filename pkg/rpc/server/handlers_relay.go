@@ -111,8 +111,12 @@ func (s *Server) submitBlock(ps params.Params) (any, *result.Error) {
 	switch err := s.cfg.SubmitBlock(b); {
 	case err == nil:
 		return relayResult{Hash: b.Hash()}, nil
-	case errors.Is(err, chain.ErrAlreadyExists):
-		return nil, errAlreadyExists.WithData(err.Error())
+	case errors.Is(err, chain.ErrAlreadyExists): // neo-go's words
+		return nil, errAlreadyExists.WithData(fmt.Sprintf(
+			"already exists in blockchain: block with index %d is already on chain", b.Index))
+	case errors.Is(err, chain.ErrBlockIndex):
+		return nil, errVerificationFailed.WithData(fmt.Sprintf(
+			"expected %d, got %d: invalid block index", s.chain.BlockHeight()+1, b.Index))
 	default:
 		return nil, errVerificationFailed.WithData(err.Error())
 	}

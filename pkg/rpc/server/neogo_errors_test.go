@@ -50,7 +50,9 @@ func withPool(t *testing.T, n *testNode) *testNode {
 		cancel()
 		require.NoError(t, <-done)
 	})
-	return withServices(t, n, Config{SubmitTx: pipe.SubmitWait, Mempool: pool})
+	// The recorded blocks are refused (on chain, or not next): the shared
+	// chain does not change.
+	return withServices(t, n, Config{SubmitTx: pipe.SubmitWait, Mempool: pool, SubmitBlock: n.chain.AddBlock})
 }
 
 // resultExempt are the cases where neo-go answers a result whose content
@@ -58,8 +60,8 @@ func withPool(t *testing.T, n *testNode) *testNode {
 // own tests) and answers carrying node-specific data.
 var resultExempt = map[string]bool{
 	"invokefunction: unknown hash": true, // FAULT exception text
-	// neo-go takes any non-empty string as verbose=true and adds the
-	// diagnostics; n3d reads "x" as false.
+	// verbose=true: neo-go adds the invocation diagnostics, which n3d
+	// does not produce (docs/rpc.md).
 	"invokefunction: bad verbose": true,
 }
 

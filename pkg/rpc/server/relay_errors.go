@@ -12,6 +12,7 @@ import (
 	"github.com/n3d-io/n3d/pkg/core/txpipe"
 	"github.com/n3d-io/n3d/pkg/rpc/result"
 	"github.com/n3d-io/n3d/pkg/smartcontract"
+	"github.com/n3d-io/n3d/pkg/util"
 )
 
 // sendrawtransaction's rejections are answered as neo-go v0.122.0 answers
@@ -234,13 +235,22 @@ func (s *Server) poolRejection(err error, tx *transaction.Transaction) *result.E
 	return errVerificationFailed.WithData(err.Error())
 }
 
-// conflictDetail says why tx cannot replace the pooled transactions its
-// Conflicts attributes name, as neo-go's pool does.
+// conflictDetail says why tx cannot go into the pool beside the pooled
+// transactions it conflicts with, as neo-go's pool does: those that name
+// tx in their Conflicts attributes (their fees count when the sender signs
+// them), then those tx names (which must share a signer with it); tx must
+// pay more network fee than all of them.
 func (s *Server) conflictDetail(tx *transaction.Transaction) string {
 	if s.cfg.Mempool == nil {
 		return ""
 	}
 	var fees int64
+	h, sender := tx.Hash(), tx.Sender()
+	for _, old := range s.cfg.Mempool.GetVerifiedTransactions() {
+		if namesConflict(old, h) && old.HasSigner(sender) {
+			fees += old.NetworkFee
+		}
+	}
 	for _, a := range tx.Attributes {
 		c, ok := a.Value.(*transaction.Conflicts)
 		if a.Type != transaction.AttrConflicts || !ok {
@@ -257,6 +267,16 @@ func (s *Server) conflictDetail(tx *transaction.Transaction) string {
 		fees += old.NetworkFee
 	}
 	return fmt.Sprintf("conflicting transactions have bigger or equal network fee: %d vs %d", tx.NetworkFee, fees)
+}
+
+// namesConflict reports whether tx has a Conflicts attribute naming h.
+func namesConflict(tx *transaction.Transaction, h util.Uint256) bool {
+	for _, a := range tx.Attributes {
+		if c, ok := a.Value.(*transaction.Conflicts); ok && a.Type == transaction.AttrConflicts && c.Hash == h {
+			return true
+		}
+	}
+	return false
 }
 
 // shareSigner reports whether a and b have a signer in common.
