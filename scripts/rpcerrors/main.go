@@ -65,6 +65,7 @@ func run(rpc, out string) error {
 		return err
 	}
 	data = append(data, '\n')
+	fmt.Fprintf(os.Stderr, "rpcerrors: %d cases\n", len(g.cases))
 	if out == "" {
 		_, err = os.Stdout.Write(data)
 		return err

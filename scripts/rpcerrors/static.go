@@ -55,6 +55,12 @@ func (g *gen) protocolCases() {
 		`{"jsonrpc":"3.0","id":2,"method":"getblockcount","params":[]}]`)
 	g.raw("batch with a non-object", "", `[1,{"jsonrpc":"2.0","id":2,"method":"getblockcount","params":[]}]`)
 	g.raw("string id", "", `{"jsonrpc":"2.0","id":"abc","method":"getblockhash","params":[]}`)
+	// The methods without parameters ignore extra ones (no error path).
+	for _, m := range []string{"getbestblockhash", "getblockcount", "getblockheadercount", "getcommittee",
+		"getnextblockvalidators", "getcandidates", "getconnectioncount", "getpeers", "getversion",
+		"getnativecontracts", "getstateheight"} {
+		g.call("extra parameter", m, "x")
+	}
 }
 
 func (g *gen) blockCases() {
