@@ -30,10 +30,18 @@ import (
 type Case struct {
 	Name string `json:"name"`
 	// HTTPMethod is POST when empty.
-	HTTPMethod string          `json:"httpMethod,omitempty"`
-	Request    string          `json:"request"`
-	Response   json.RawMessage `json:"response"`
+	HTTPMethod string `json:"httpMethod,omitempty"`
+	// SessionQuery, when set, is an invocation made just before the
+	// request, whose result's session and iterator the request's $SESSION
+	// and $ITERATOR stand for.
+	SessionQuery string          `json:"sessionQuery,omitempty"`
+	Request      string          `json:"request"`
+	Response     json.RawMessage `json:"response"`
 }
+
+// SessionQuery is the invocation that opens a session with an iterator
+// (NEO's candidates) for the session cases.
+const SessionQuery = `{"jsonrpc":"2.0","id":1,"method":"invokefunction","params":["neotoken","getAllCandidates"]}`
 
 func main() {
 	rpc := flag.String("rpc", "http://127.0.0.1:21332", "the reference node's RPC address")

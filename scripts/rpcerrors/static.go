@@ -2,6 +2,9 @@ package main
 
 import (
 	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net/http"
 	"strings"
 )
 
@@ -246,6 +249,55 @@ func (g *gen) sessionCases() {
 	g.call("no params", "terminatesession")
 	g.call("bad session", "terminatesession", "x")
 	g.call("unknown session", "terminatesession", noSession)
+	g.sessionCall("unknown iterator", "traverseiterator", "$SESSION", noSession, 1)
+	g.sessionCall("count too big in a session", "traverseiterator", "$SESSION", "$ITERATOR", 101)
+	g.sessionCall("zero count", "traverseiterator", "$SESSION", "$ITERATOR", 0)
+	g.sessionCall("negative count", "traverseiterator", "$SESSION", "$ITERATOR", -1)
+	g.sessionCall("iterator of another session", "traverseiterator", noSession, "$ITERATOR", 1)
+}
+
+// sessionCall adds a case whose request names the session and iterator of
+// a fresh SessionQuery invocation ($SESSION, $ITERATOR).
+func (g *gen) sessionCall(name, method string, params ...any) {
+	if g.err != nil {
+		return
+	}
+	tmpl := body(method, params...)
+	sess, iter, err := openSession(func(b string) (json.RawMessage, error) { return g.post(http.MethodPost, b) })
+	if err != nil {
+		g.err = fmt.Errorf("%s: %w", name, err)
+		return
+	}
+	resp, err := g.post(http.MethodPost, strings.NewReplacer("$SESSION", sess, "$ITERATOR", iter).Replace(tmpl))
+	if err != nil {
+		g.err = fmt.Errorf("%s: %w", name, err)
+		return
+	}
+	g.cases = append(g.cases, Case{Name: method + ": " + name, SessionQuery: SessionQuery, Request: tmpl, Response: resp})
+}
+
+// openSession runs SessionQuery through post and returns the session and
+// the iterator of its result.
+func openSession(post func(string) (json.RawMessage, error)) (session, iterator string, err error) {
+	raw, err := post(SessionQuery)
+	if err != nil {
+		return "", "", err
+	}
+	var r struct {
+		Result struct {
+			Session string `json:"session"`
+			Stack   []struct {
+				ID string `json:"id"`
+			} `json:"stack"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return "", "", err
+	}
+	if r.Result.Session == "" || len(r.Result.Stack) != 1 || r.Result.Stack[0].ID == "" {
+		return "", "", fmt.Errorf("no session in %s", raw)
+	}
+	return r.Result.Session, r.Result.Stack[0].ID, nil
 }
 
 func (g *gen) historicCases() {

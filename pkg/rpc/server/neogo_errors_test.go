@@ -22,10 +22,13 @@ import (
 // neoGoCase is a request and neo-go v0.122.0's answer to it, recorded by
 // scripts/neogo-rpcerrors.sh over the testblocks chain.
 type neoGoCase struct {
-	Name       string          `json:"name"`
-	HTTPMethod string          `json:"httpMethod"`
-	Request    string          `json:"request"`
-	Response   json.RawMessage `json:"response"`
+	Name       string `json:"name"`
+	HTTPMethod string `json:"httpMethod"`
+	// SessionQuery, when set, is an invocation to make first: its result's
+	// session and iterator replace $SESSION and $ITERATOR in Request.
+	SessionQuery string          `json:"sessionQuery"`
+	Request      string          `json:"request"`
+	Response     json.RawMessage `json:"response"`
 }
 
 type chainVerifier struct{ c *chain.Chain }
@@ -135,7 +138,22 @@ func replayNeoGoCase(t *testing.T, n *testNode, c neoGoCase) {
 	if method == "" {
 		method = http.MethodPost
 	}
-	req, err := http.NewRequest(method, n.http.URL, strings.NewReader(c.Request))
+	body := c.Request
+	if c.SessionQuery != "" {
+		var r struct {
+			Result struct {
+				Session string `json:"session"`
+				Stack   []struct {
+					ID string `json:"id"`
+				} `json:"stack"`
+			} `json:"result"`
+		}
+		raw := n.post(t, c.SessionQuery)
+		require.NoError(t, json.Unmarshal(raw, &r), string(raw))
+		require.Len(t, r.Result.Stack, 1, string(raw))
+		body = strings.NewReplacer("$SESSION", r.Result.Session, "$ITERATOR", r.Result.Stack[0].ID).Replace(body)
+	}
+	req, err := http.NewRequest(method, n.http.URL, strings.NewReader(body))
 	require.NoError(t, err)
 	resp, err := http.DefaultClient.Do(req)
 	require.NoError(t, err)
