@@ -22,8 +22,18 @@
 // NEP-17 transfers are indexed in memory from the application logs, brought
 // up to the chain's height on each token request. Writes leave through
 // Config's func fields (SubmitTx to the ingress pipeline, SubmitBlock to
-// the chain), wired in cmd; handlers_relay.go maps their verdicts to the
-// reference's error codes.
+// the chain), wired in cmd; handlers_relay.go and relay_errors.go map their
+// verdicts to neo-go's error codes and texts.
+//
+// # Errors
+//
+// Every error answer (code, message and data) is neo-go v0.122.0's:
+// missing records without data or with its storage layer's "key not
+// found", parameter errors quoting its parser's texts (pkg/rpc/params),
+// and sendrawtransaction's refusals reclassified in neo-go's order of
+// checks with its verification texts (relay_errors.go). TestNeoGoErrors
+// replays neo-go's recorded answers (testdata/neogo-errors.json, made by
+// scripts/neogo-rpcerrors.sh) against the server.
 //
 // Iterators of test invocations are kept in sessions (SessionEnabled,
 // sessions.go) for traverseiterator; historic invocations and storage reads
@@ -38,7 +48,8 @@
 // concern), invoke.go and netfee.go (test runs), sessions*.go (iterator
 // sessions), historic*.go (past states), tokens.go and nep11.go (NEP-17 and
 // NEP-11 balances and transfers), notifications.go (getblocknotifications),
-// ws.go and subscription*.go (WebSocket), ledger.go (the interfaces the
+// ws.go and subscription*.go (WebSocket), relay_errors.go
+// (sendrawtransaction's refusals), ledger.go (the interfaces the
 // server needs and the adapter of the chain's native set), metrics.go
 // (Prometheus).
 package server

@@ -9,7 +9,6 @@ import (
 	"github.com/n3d-io/n3d/pkg/core/dao"
 	"github.com/n3d-io/n3d/pkg/core/mempool"
 	"github.com/n3d-io/n3d/pkg/core/transaction"
-	"github.com/n3d-io/n3d/pkg/core/txpipe"
 	"github.com/n3d-io/n3d/pkg/rpc/result"
 	"github.com/n3d-io/n3d/pkg/smartcontract"
 	"github.com/n3d-io/n3d/pkg/util"
@@ -214,7 +213,7 @@ func (s *Server) poolRejection(err error, tx *transaction.Transaction) *result.E
 	switch {
 	case errors.Is(err, mempool.ErrDup):
 		return errAlreadyInPool.WithData("already exists in mempool")
-	case errors.Is(err, mempool.ErrOOM):
+	case errors.Is(err, mempool.ErrOOM): // txpipe.ErrPoolFull included
 		return errMempoolCapReached.WithData("no space left in the memory pool")
 	case errors.Is(err, chain.ErrTxInsufficientFunds):
 		return errInsufficientFunds.WithData("insufficient funds")
@@ -229,8 +228,6 @@ func (s *Server) poolRejection(err error, tx *transaction.Transaction) *result.E
 		return result.ErrInvalidSignature.WithData(err.Error())
 	case errors.Is(err, chain.ErrTxNetworkFee):
 		return errInsufficientNetworkFee.WithData(err.Error())
-	case errors.Is(err, txpipe.ErrPoolFull):
-		return errMempoolCapReached.WithData(err.Error())
 	}
 	return errVerificationFailed.WithData(err.Error())
 }
