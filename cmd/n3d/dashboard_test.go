@@ -1,7 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"io"
+	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -14,7 +18,12 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/n3d-io/n3d/pkg/config"
-	"github.com/n3d-io/n3d/pkg/util"
+	"github.com/n3d-io/n3d/pkg/core/chain"
+	"github.com/n3d-io/n3d/pkg/core/mempool"
+	"github.com/n3d-io/n3d/pkg/core/transaction"
+	"github.com/n3d-io/n3d/pkg/crypto/keys"
+	"github.com/n3d-io/n3d/pkg/smartcontract/scripts"
+	"github.com/n3d-io/n3d/pkg/vm/opcode"
 )
 
 // dashboardPath is the Grafana dashboard of docs/monitoring.md.
@@ -156,10 +165,55 @@ func exportedSamples(t *testing.T, body string) (names map[string]bool, values m
 	return names, values
 }
 
+// dashView is what the dashboard test reads of a running node. It is the
+// one place that knows the in-process node's accessors (with pkg/node:
+// r.n.Chain(), r.n.Pool(), r.n.MonitoringAddrs(), r.n.Consensus() != nil).
+type dashView struct {
+	chain     *chain.Chain
+	pool      *mempool.Pool
+	monitor   []net.Addr
+	consensus bool
+}
+
+func viewOf(r *runningNode) dashView {
+	return dashView{chain: r.svc.chain, pool: r.svc.pool, monitor: r.svc.monitor, consensus: r.svc.cons != nil}
+}
+
+// dashRPC posts one JSON-RPC request to url and returns the raw answer.
+func dashRPC(t *testing.T, url, method string, params ...any) []byte {
+	t.Helper()
+	body, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
+	require.NoError(t, err)
+	resp, err := http.Post(url, "application/json", bytes.NewReader(body))
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	return raw
+}
+
+// dashTx is a transaction of the validator's 1-of-1 multisignature
+// account (it holds the genesis GAS) running PUSH1, valid for the next
+// blocks.
+func dashTx(t *testing.T, c *chain.Chain, key *keys.PrivateKey) *transaction.Transaction {
+	t.Helper()
+	verif, err := scripts.MultiSigContract(1, keys.PublicKeys{key.PublicKey()})
+	require.NoError(t, err)
+	tx := &transaction.Transaction{Nonce: 1, SystemFee: 1_0000_0000, NetworkFee: 1_0000_0000,
+		ValidUntilBlock: c.BlockHeight() + 100, Script: []byte{byte(opcode.PUSH1)},
+		Signers: []transaction.Signer{{Account: scripts.ScriptHash(verif), Scopes: transaction.CalledByEntry}}}
+	sig := key.Sign(tx.SignData(uint32(c.Config().Magic)))
+	tx.Witnesses = []transaction.Witness{{InvocationScript: append([]byte{byte(opcode.PUSHDATA1), 64}, sig...),
+		VerificationScript: verif}}
+	tx.InvalidateCache()
+	return tx
+}
+
 // TestDashboardMetricsExported starts a single-validator node with its
-// monitoring endpoint, lets it make blocks and answer an RPC request, and
-// checks that every metric the Grafana dashboard queries is exported, and
-// that the chain metrics tell the chain's height.
+// monitoring endpoint, lets it make blocks, pool and include a transaction
+// and answer RPC requests, and checks that every metric the Grafana
+// dashboard queries is exported, and that the chain metrics tell the
+// chain's height.
 func TestDashboardMetricsExported(t *testing.T) {
 	_, exprs := readDashboard(t)
 	want := map[string]bool{}
@@ -175,22 +229,29 @@ func TestDashboardMetricsExported(t *testing.T) {
 	cfg.ApplicationConfiguration.Prometheus = config.BasicService{Enabled: true, Addresses: []string{"127.0.0.1:0"}}
 	key := validatorKey(t, cfg)
 	r := startNode(t, cfg)
-	require.NotNil(t, r.svc.cons)
-	c := r.svc.chain
+	v := viewOf(r)
+	require.True(t, v.consensus)
+	c := v.chain
 	require.Eventually(t, func() bool { return c.BlockHeight() >= 2 }, 20*time.Second, 10*time.Millisecond)
 	// A transaction through the pool into a block (transactions, pool
 	// removals), an RPC answer and an RPC error (latency, errors).
-	tx := gasTransfer(t, r.svc, key, 1, util.Uint160{7}, 1_0000_0000)
-	r.result("sendrawtransaction", txBase64(t, tx))
+	tx := dashTx(t, c, key)
+	raw, err := tx.Bytes()
+	require.NoError(t, err)
+	require.Contains(t, string(dashRPC(t, r.url, "sendrawtransaction", raw)), tx.Hash().String())
 	require.Eventually(t, func() bool {
 		_, _, err := c.GetTransaction(tx.Hash())
-		return err == nil && r.svc.pool.Count() == 0
+		return err == nil && v.pool.Count() == 0
 	}, 20*time.Second, 10*time.Millisecond, "the transaction was not included")
-	_, e := r.call("getblockhash", -1)
-	require.NotNil(t, e)
-	require.Len(t, r.svc.monitor, 1)
-	body := r.get("http://" + r.svc.monitor[0].String() + "/metrics")
-	names, values := exportedSamples(t, body)
+	require.Contains(t, string(dashRPC(t, r.url, "getblockhash", -1)), `"error"`)
+
+	require.Len(t, v.monitor, 1)
+	resp, err := http.Get("http://" + v.monitor[0].String() + "/metrics")
+	require.NoError(t, err)
+	body, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	require.NoError(t, resp.Body.Close())
+	names, values := exportedSamples(t, string(body))
 	var missing []string
 	for m := range want {
 		if !names[m] {
@@ -209,5 +270,4 @@ func TestDashboardMetricsExported(t *testing.T) {
 	require.Positive(t, values["n3d_chain_block_interval_seconds_count"])
 	require.Positive(t, values["n3d_chain_transactions_total"])
 	require.Zero(t, values["n3d_p2p_peers_connected"], "a lone node")
-	r.stop()
 }
