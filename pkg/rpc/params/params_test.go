@@ -180,3 +180,22 @@ func TestSigners(t *testing.T) {
 		require.Error(t, err, bad)
 	}
 }
+
+// TestSignerAddressErrors: a signer account that is neither a hash nor an
+// address is worded as neo-go's decoder words it.
+func TestSignerAddressErrors(t *testing.T) {
+	good := address.Uint160ToString(util.Uint160{1, 2, 3})
+	bad := []byte(good)
+	bad[len(bad)-1] ^= 1 // checksum broken (still base58)
+	if bad[len(bad)-1] == '0' || bad[len(bad)-1] == 'O' || bad[len(bad)-1] == 'I' || bad[len(bad)-1] == 'l' {
+		bad[len(bad)-1] = '2'
+	}
+	for acc, want := range map[string]string{
+		"x":         "not a signer: not a signer: invalid base-58 check string: missing checksum",
+		"0OIl":      `not a signer: not a signer: invalid base58 digit ('0')`,
+		string(bad): "not a signer: not a signer: invalid base-58 check string: invalid checksum",
+	} {
+		_, _, err := p(`{"account":"` + acc + `"}`).signerWithWitness()
+		require.EqualError(t, err, want, acc)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
 	"github.com/n3d-io/n3d/pkg/encoding/address"
+	"github.com/n3d-io/n3d/pkg/encoding/base58"
 	"github.com/n3d-io/n3d/pkg/smartcontract"
 	"github.com/n3d-io/n3d/pkg/smartcontract/callflag"
 	"github.com/n3d-io/n3d/pkg/util"
@@ -223,7 +224,8 @@ func (p *Param) signerWithWitness() (transaction.Signer, transaction.Witness, er
 	acc, err := util.Uint160DecodeStringBE(strings.TrimPrefix(aux.Account, "0x"))
 	if err != nil {
 		if acc, err = address.StringToUint160(aux.Account); err != nil {
-			return transaction.Signer{}, transaction.Witness{}, fmt.Errorf("not a signer: not a signer: %w", err)
+			return transaction.Signer{}, transaction.Witness{}, wording(
+				"not a signer: not a signer: "+addressErrorText(aux.Account, err), err)
 		}
 	}
 	s := transaction.Signer{Account: acc, AllowedContracts: aux.AllowedContracts,
@@ -301,4 +303,26 @@ func (e *wordedError) Unwrap() error { return e.err }
 func (p *Param) text() string {
 	s, _ := p.GetString()
 	return s
+}
+
+// addressErrorText words a failed address decoding as neo-go's decoder
+// (its base58 package over the same base58 library) does.
+func addressErrorText(s string, err error) string {
+	switch {
+	case errors.Is(err, base58.ErrTooShort):
+		return "invalid base-58 check string: missing checksum"
+	case errors.Is(err, base58.ErrChecksum):
+		return "invalid base-58 check string: invalid checksum"
+	}
+	b, derr := base58.CheckDecode(s)
+	switch {
+	case derr != nil: // the base58 library's own error, unwrapped
+		for u := errors.Unwrap(derr); u != nil; u = errors.Unwrap(u) {
+			derr = u
+		}
+		return derr.Error()
+	case len(b) > 0 && b[0] != address.NEO3Prefix:
+		return "wrong address prefix"
+	}
+	return err.Error()
 }

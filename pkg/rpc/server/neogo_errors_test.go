@@ -78,7 +78,6 @@ var dataExempt = map[string]string{
 	"getblocknotifications: bad filter":                 "util's Uint160 JSON error text",
 	"getnep11properties: unknown contract":              "VM FAULT text",
 	"getnep11properties: unknown token":                 "VM FAULT text",
-	"invokefunction: bad signer":                        "base58 decoder's error text",
 	"sendrawtransaction: invalid script":                "script checker's error text (incorrect opcode Opcode(255))",
 	"calculatenetworkfee: bad invocation script":        "script checker's error text",
 	"calculatenetworkfee: aborting verification script": "VM FAULT text",
