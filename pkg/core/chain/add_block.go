@@ -222,6 +222,7 @@ func (c *Chain) persistBlock(b *block.Block) (util.Uint256, error) {
 	c.mu.Unlock()
 	c.height.Store(b.Index)
 	c.metrics.blockAdded(b, prev)
+	c.metrics.cached.Set(float64(c.cache.Len()))
 	if b.Index%1000 == 0 {
 		c.trie.Collapse(10)
 	}
@@ -255,6 +256,7 @@ func (c *Chain) maybePersist(upTo uint32) error {
 		return err
 	}
 	c.metrics.persisted.Set(float64(upTo))
+	c.metrics.cached.Set(float64(c.cache.Len()))
 	return nil
 }
 
@@ -279,6 +281,8 @@ func (c *Chain) persistLoop(stop <-chan struct{}, tick time.Duration) {
 			}
 		}
 		c.addMu.Unlock()
+		// The background write may have finished since the last block.
+		c.metrics.cached.Set(float64(c.cache.Len()))
 	}
 }
 

@@ -53,6 +53,7 @@
 //
 // Metrics (metrics.go, docs/monitoring.md): n3d_chain_block_height,
 // n3d_chain_persisted_height (the last block handed to the store),
-// n3d_chain_block_timestamp_seconds, n3d_chain_block_interval_seconds and
-// n3d_chain_transactions_total, on Config.Registerer.
+// n3d_chain_block_timestamp_seconds, n3d_chain_block_interval_seconds,
+// n3d_chain_transactions_total and n3d_chain_unpersisted_keys (the write
+// cache's backlog), on Config.Registerer.
 package chain

@@ -10,15 +10,17 @@ import (
 )
 
 // metrics are the chain's Prometheus collectors (docs/monitoring.md):
-// the height, the last block's time and interval, the transactions added
-// and the height handed to the store (block_height - persisted_height is
-// the persist lag: blocks held only in the write cache).
+// the height, the last block's time and interval, the transactions added,
+// the height handed to the store (block_height - persisted_height is the
+// persist lag: blocks held only in the write cache) and the keys not yet
+// written (the database's backlog).
 type metrics struct {
 	height    prometheus.Gauge
 	persisted prometheus.Gauge
 	timestamp prometheus.Gauge
 	interval  prometheus.Histogram
 	txs       prometheus.Counter
+	cached    prometheus.Gauge
 }
 
 func newMetrics(reg prometheus.Registerer) (*metrics, error) {
@@ -44,13 +46,19 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 			Namespace: "n3d", Subsystem: "chain", Name: "transactions_total",
 			Help: "Transactions in the blocks added since start.",
 		}),
+		cached: prometheus.NewGauge(prometheus.GaugeOpts{
+			Namespace: "n3d", Subsystem: "chain", Name: "unpersisted_keys",
+			Help: "Changed keys in the write cache not yet written to the database (being written included).",
+		}),
 	}
 	var err error
 	if m.height, err = promutil.Register(reg, m.height); err == nil {
 		if m.persisted, err = promutil.Register(reg, m.persisted); err == nil {
 			if m.timestamp, err = promutil.Register(reg, m.timestamp); err == nil {
 				if m.interval, err = promutil.Register(reg, m.interval); err == nil {
-					m.txs, err = promutil.Register(reg, m.txs)
+					if m.txs, err = promutil.Register(reg, m.txs); err == nil {
+						m.cached, err = promutil.Register(reg, m.cached)
+					}
 				}
 			}
 		}

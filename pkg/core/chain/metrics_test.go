@@ -42,6 +42,8 @@ func TestMetrics(t *testing.T) {
 	require.Equal(t, float64(top), got["n3d_chain_persisted_height"])
 	require.Equal(t, float64(tip.Timestamp)/1000, got["n3d_chain_block_timestamp_seconds"])
 	require.Equal(t, float64(txs), got["n3d_chain_transactions_total"])
+	_, ok := got["n3d_chain_unpersisted_keys"]
+	require.True(t, ok)
 	// One interval per block after genesis.
 	require.Equal(t, float64(top), got["n3d_chain_block_interval_seconds"])
 
