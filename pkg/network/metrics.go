@@ -36,9 +36,17 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 	return m, nil
 }
 
-// countPeers sets the gauges to the server's current peers.
+// countPeers sets the gauges to the server's current peers. It counts and
+// sets under the lock, so concurrent calls cannot leave an older count.
 func (s *Server) countPeers() {
-	conns, handshaked := s.PeerCount()
-	s.metrics.connections.Set(float64(conns))
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	handshaked := 0
+	for p := range s.mu.peers {
+		if p.handshaked.Load() {
+			handshaked++
+		}
+	}
+	s.metrics.connections.Set(float64(len(s.mu.peers)))
 	s.metrics.peers.Set(float64(handshaked))
 }
