@@ -39,10 +39,10 @@
 // After every event the service checks whether the chain grew (its own
 // block or one from the network) and resets dBFT to the next height.
 //
+// Metrics (metrics.go, docs/monitoring.md), on Config.Registerer:
+// n3d_consensus_height and n3d_consensus_view, the round after every
+// event, and n3d_consensus_view_changes_total.
+//
 // Everything else (P2P, mempool, chain) is reached through Config's func
 // fields and the Ledger interface, wired in cmd.
-//
-// Metrics (metrics.go, docs/monitoring.md): n3d_consensus_height and
-// n3d_consensus_view, the round after every event, and
-// n3d_consensus_view_changes_total, on Config.Registerer.
 package consensus

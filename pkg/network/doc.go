@@ -63,7 +63,4 @@
 // ProtoTickInterval, otherwise four times less often; it asks for
 // addresses (getaddr) while it knows few and every 1000 blocks. An address
 // whose dial or send fails is ruled out with a doubling back-off.
-//
-// Metrics (metrics.go, docs/monitoring.md): n3d_p2p_peers_connected
-// (handshaked peers) and n3d_p2p_connections, on Config.Registerer.
 package network

@@ -9,35 +9,28 @@ import (
 )
 
 // metrics are the server's Prometheus collectors (docs/monitoring.md):
-// the handshaked peers and all open connections.
+// the handshaked peers.
 type metrics struct {
-	peers       prometheus.Gauge
-	connections prometheus.Gauge
+	peers prometheus.Gauge
 }
 
 func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 	m := &metrics{
 		peers: prometheus.NewGauge(prometheus.GaugeOpts{
-			Namespace: "n3d", Subsystem: "p2p", Name: "peers_connected",
-			Help: "Peers that completed the handshake.",
-		}),
-		connections: prometheus.NewGauge(prometheus.GaugeOpts{
-			Namespace: "n3d", Subsystem: "p2p", Name: "connections",
-			Help: "Open peer connections, handshaked or not.",
+			Namespace: "n3d", Subsystem: "p2p", Name: "peers",
+			Help: "Handshaked P2P peers.",
 		}),
 	}
 	var err error
-	if m.peers, err = promutil.Register(reg, m.peers); err == nil {
-		m.connections, err = promutil.Register(reg, m.connections)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("p2p: metrics: %w", err)
+	if m.peers, err = promutil.Register(reg, m.peers); err != nil {
+		return nil, fmt.Errorf("network: metrics: %w", err)
 	}
 	return m, nil
 }
 
-// countPeers sets the gauges to the server's current peers. It counts and
-// sets under the lock, so concurrent calls cannot leave an older count.
+// countPeers sets the gauge to the server's current handshaked peers. It
+// counts and sets under the lock, so concurrent calls cannot leave an
+// older count.
 func (s *Server) countPeers() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -47,6 +40,5 @@ func (s *Server) countPeers() {
 			handshaked++
 		}
 	}
-	s.metrics.connections.Set(float64(len(s.mu.peers)))
 	s.metrics.peers.Set(float64(handshaked))
 }

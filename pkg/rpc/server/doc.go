@@ -22,8 +22,17 @@
 // NEP-17 transfers are indexed in memory from the application logs, brought
 // up to the chain's height on each token request. Writes leave through
 // Config's func fields (SubmitTx to the ingress pipeline, SubmitBlock to
-// the chain), wired in cmd; handlers_relay.go and relay_errors.go map their
-// verdicts to neo-go's error codes and texts.
+// the chain), wired in cmd; handlers_relay.go maps their verdicts to the
+// reference's error codes.
+//
+// Iterators of test invocations are kept in sessions (SessionEnabled,
+// sessions.go) for traverseiterator; historic invocations and storage reads
+// run on a read-only view of the state trie at a past root (historic*.go).
+// WebSocket clients (GET /ws, ws.go) use the same dispatch plus
+// subscribe/unsubscribe: one dispatcher per server subscribes to the chain
+// and the mempool while some client needs them and queues each event,
+// encoded once, to every subscribed client (subscription*.go), a full queue
+// losing events that event_missed then reports.
 //
 // # Errors
 //
@@ -34,15 +43,6 @@
 // checks with its verification texts (relay_errors.go). TestNeoGoErrors
 // replays neo-go's recorded answers (testdata/neogo-errors.json, made by
 // scripts/neogo-rpcerrors.sh) against the server.
-//
-// Iterators of test invocations are kept in sessions (SessionEnabled,
-// sessions.go) for traverseiterator; historic invocations and storage reads
-// run on a read-only view of the state trie at a past root (historic*.go).
-// WebSocket clients (GET /ws, ws.go) use the same dispatch plus
-// subscribe/unsubscribe: one dispatcher per server subscribes to the chain
-// and the mempool while some client needs them and queues each event,
-// encoded once, to every subscribed client (subscription*.go), a full queue
-// losing events that event_missed then reports.
 //
 // Files: server.go (Config, Run, HTTP, dispatch), handlers*.go (methods by
 // concern), invoke.go and netfee.go (test runs), sessions*.go (iterator
