@@ -5,9 +5,9 @@
 # Restores the testblocks reference chain (../shared/conformance/chains/
 # testblocks) into a neo-go v0.122.0 node with the chain's own
 # ProtocolConfiguration, starts it as a lone RPC node (no consensus, so the
-# height stays 23 and the pool starts empty), and runs scripts/rpcerrors,
-# which posts every case in order and writes the requests with neo-go's
-# answers. The test replays the same requests, in the same order, against
+# height stays 23 and the pool starts empty), and runs TestRecordNeoGoErrors
+# (pkg/rpc/server/neogo_record_test.go), which posts every case in order
+# and writes the requests with neo-go's answers. The test replays the same requests, in the same order, against
 # n3d's server over the same chain.
 #
 # Environment: NEOGO (the neo-go binary; build one from a v0.122.0 checkout
@@ -23,6 +23,8 @@ PORT=${PORT:-21332}
 OUT=${OUT:-$ROOT/pkg/rpc/server/testdata/neogo-errors.json}
 CHAIN=$CONFORMANCE/chains/testblocks
 
+mkdir -p "$(dirname "$OUT")"
+OUT=$(cd "$(dirname "$OUT")" && pwd)/$(basename "$OUT") # go test runs in the package directory
 [ -f "$CHAIN/testblocks.acc" ] || { echo "no $CHAIN/testblocks.acc (set CONFORMANCE)" >&2; exit 1; }
 command -v "$NEOGO" >/dev/null || { echo "no neo-go binary (set NEOGO)" >&2; exit 1; }
 
@@ -57,5 +59,5 @@ for _ in $(seq 100); do
 done
 
 cd "$ROOT"
-go run ./scripts/rpcerrors -rpc "$RPC" -out "$OUT"
-echo "wrote $OUT"
+go test -count=1 -v -run '^TestRecordNeoGoErrors$' ./pkg/rpc/server -args -neogo-record "$RPC" -neogo-out "$OUT" |
+	grep -E 'cases written|^(ok|FAIL|---)'

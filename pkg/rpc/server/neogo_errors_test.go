@@ -20,13 +20,14 @@ import (
 )
 
 // neoGoCase is a request and neo-go v0.122.0's answer to it, recorded by
-// scripts/neogo-rpcerrors.sh over the testblocks chain.
+// scripts/neogo-rpcerrors.sh (TestRecordNeoGoErrors) over the testblocks
+// chain.
 type neoGoCase struct {
 	Name       string `json:"name"`
-	HTTPMethod string `json:"httpMethod"`
+	HTTPMethod string `json:"httpMethod,omitempty"` // POST when empty
 	// SessionQuery, when set, is an invocation to make first: its result's
 	// session and iterator replace $SESSION and $ITERATOR in Request.
-	SessionQuery string          `json:"sessionQuery"`
+	SessionQuery string          `json:"sessionQuery,omitempty"`
 	Request      string          `json:"request"`
 	Response     json.RawMessage `json:"response"`
 }

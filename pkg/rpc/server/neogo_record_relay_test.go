@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"encoding/base64"
@@ -16,14 +16,14 @@ import (
 // The testblocks chain's test keys (the reference's public unit-test
 // wallets): A holds ~906 GAS, B ~1002 GAS, C 2 GAS.
 const (
-	wifA = "KxyjQ8eUa4FHt3Gvioyt1Wz29cTUrE4eTqX3yFSk1YFCsPL8uNsY"
-	wifB = "KzfPUYDC9n2yf4fK5ro4C8KMcdeXtFuEnStycbZgX3GomiUsvX6W"
-	wifC = "KzgWE3u3EDp13XPXXuTKZxeJ3Gi8Bsm8f9ijY3ZsCKKRvZUo1Cdn"
-	gas  = 1_0000_0000
+	recWIFA    = "KxyjQ8eUa4FHt3Gvioyt1Wz29cTUrE4eTqX3yFSk1YFCsPL8uNsY"
+	recWIFB    = "KzfPUYDC9n2yf4fK5ro4C8KMcdeXtFuEnStycbZgX3GomiUsvX6W"
+	recWIFC    = "KzgWE3u3EDp13XPXXuTKZxeJ3Gi8Bsm8f9ijY3ZsCKKRvZUo1Cdn"
+	recGASUnit = 1_0000_0000
 )
 
-// txSpec describes a transaction of one signer.
-type txSpec struct {
+// recTx describes a transaction of one signer.
+type recTx struct {
 	signer  *keys.PrivateKey // the account
 	signBy  *keys.PrivateKey // the signing key (signer when nil)
 	verif   *keys.PrivateKey // whose verification script (signer when nil)
@@ -36,7 +36,7 @@ type txSpec struct {
 	account *util.Uint160 // a contract signer with an empty witness
 }
 
-func mustKey(wif string) *keys.PrivateKey {
+func recKey(wif string) *keys.PrivateKey {
 	k, err := keys.NewPrivateKeyFromWIF(wif)
 	if err != nil {
 		panic(err) // the WIFs are literals of this program
@@ -46,7 +46,7 @@ func mustKey(wif string) *keys.PrivateKey {
 
 // build signs the transaction of spec, asking the node for its network
 // fee when spec gives none.
-func (g *gen) build(s txSpec) (*transaction.Transaction, error) {
+func (g *recorder) build(s recTx) (*transaction.Transaction, error) {
 	if s.script == nil {
 		s.script = []byte{byte(opcode.PUSH1)}
 	}
@@ -84,7 +84,7 @@ func (g *gen) build(s txSpec) (*transaction.Transaction, error) {
 	return tx, nil
 }
 
-func txB64(tx *transaction.Transaction) (string, error) {
+func recTxB64(tx *transaction.Transaction) (string, error) {
 	raw, err := tx.Bytes()
 	if err != nil {
 		return "", err
@@ -92,8 +92,8 @@ func txB64(tx *transaction.Transaction) (string, error) {
 	return base64.StdEncoding.EncodeToString(raw), nil
 }
 
-func (g *gen) netFee(tx *transaction.Transaction) (int64, error) {
-	s, err := txB64(tx)
+func (g *recorder) netFee(tx *transaction.Transaction) (int64, error) {
+	s, err := recTxB64(tx)
 	if err != nil {
 		return 0, err
 	}
@@ -111,7 +111,7 @@ func (g *gen) netFee(tx *transaction.Transaction) (int64, error) {
 }
 
 // send adds a sendrawtransaction case of spec and returns the transaction.
-func (g *gen) send(name string, s txSpec) *transaction.Transaction {
+func (g *recorder) send(name string, s recTx) *transaction.Transaction {
 	if g.err != nil {
 		return nil
 	}
@@ -120,7 +120,7 @@ func (g *gen) send(name string, s txSpec) *transaction.Transaction {
 		g.err = fmt.Errorf("%s: %w", name, err)
 		return nil
 	}
-	b, err := txB64(tx)
+	b, err := recTxB64(tx)
 	if err != nil {
 		g.err = fmt.Errorf("%s: %w", name, err)
 		return nil
@@ -132,51 +132,51 @@ func (g *gen) send(name string, s txSpec) *transaction.Transaction {
 // relayCases are sendrawtransaction's verdicts, in an order that builds
 // the pool they need (a pooled transaction first, then its duplicate and
 // its conflicts).
-func (g *gen) relayCases() error {
-	a, b, c := mustKey(wifA), mustKey(wifB), mustKey(wifC)
+func (g *recorder) relayCases() error {
+	a, b, c := recKey(recWIFA), recKey(recWIFB), recKey(recWIFC)
 	h := g.height
-	first := g.send("valid", txSpec{signer: a, nonce: 1})
+	first := g.send("valid", recTx{signer: a, nonce: 1})
 	if first == nil {
 		return g.err
 	}
-	g.send("already in pool", txSpec{signer: a, nonce: 1})
-	expired := g.send("expired", txSpec{signer: a, nonce: 2, vub: h})
-	g.send("not yet valid", txSpec{signer: a, nonce: 3, vub: h + 10000})
-	badSig := g.send("bad signature", txSpec{signer: a, signBy: b, nonce: 4})
-	g.send("witness of another account", txSpec{signer: a, verif: b, signBy: b, nonce: 5})
-	g.send("small network fee", txSpec{signer: a, nonce: 6, netFee: 1})
-	poor := g.send("insufficient funds", txSpec{signer: c, nonce: 7, sysFee: 10 * gas})
+	g.send("already in pool", recTx{signer: a, nonce: 1})
+	expired := g.send("expired", recTx{signer: a, nonce: 2, vub: h})
+	g.send("not yet valid", recTx{signer: a, nonce: 3, vub: h + 10000})
+	badSig := g.send("bad signature", recTx{signer: a, signBy: b, nonce: 4})
+	g.send("witness of another account", recTx{signer: a, verif: b, signBy: b, nonce: 5})
+	g.send("small network fee", recTx{signer: a, nonce: 6, netFee: 1})
+	poor := g.send("insufficient funds", recTx{signer: c, nonce: 7, sysFee: 10 * recGASUnit})
 	// Refused transactions sent again get the same answer.
 	g.resend("expired (again)", expired)
 	g.resend("bad signature (again)", badSig)
 	g.resend("insufficient funds (again)", poor)
-	g.send("system fee above block limit", txSpec{signer: b, nonce: 8, sysFee: 9001 * gas})
-	g.send("invalid script", txSpec{signer: b, nonce: 9, script: []byte{0xff}})
-	g.send("high priority not committee", txSpec{signer: b, nonce: 10,
+	g.send("system fee above block limit", recTx{signer: b, nonce: 8, sysFee: 9001 * recGASUnit})
+	g.send("invalid script", recTx{signer: b, nonce: 9, script: []byte{0xff}})
+	g.send("high priority not committee", recTx{signer: b, nonce: 10,
 		attrs: []transaction.Attribute{{Type: transaction.AttrHighPriority}}})
-	g.send("not valid before", txSpec{signer: b, nonce: 11,
+	g.send("not valid before", recTx{signer: b, nonce: 11,
 		attrs: []transaction.Attribute{{Type: transaction.AttrNotValidBefore,
 			Value: &transaction.NotValidBefore{Height: h + 50}}}})
-	g.send("pool funds (first)", txSpec{signer: a, nonce: 12, sysFee: 500 * gas})
-	g.send("pool funds (second)", txSpec{signer: a, nonce: 13, sysFee: 500 * gas})
-	g.send("conflicts with a pooled tx of another signer", txSpec{signer: b, nonce: 14, netFee: gas,
+	g.send("pool funds (first)", recTx{signer: a, nonce: 12, sysFee: 500 * recGASUnit})
+	g.send("pool funds (second)", recTx{signer: a, nonce: 13, sysFee: 500 * recGASUnit})
+	g.send("conflicts with a pooled tx of another signer", recTx{signer: b, nonce: 14, netFee: recGASUnit,
 		attrs: []transaction.Attribute{{Type: transaction.AttrConflicts, Value: &transaction.Conflicts{Hash: first.Hash()}}}})
-	neo, err := util.Uint160DecodeStringBE(neoHash)
+	neo, err := util.Uint160DecodeStringBE(recNEO)
 	if err != nil {
 		return err
 	}
-	g.send("native contract signer", txSpec{account: &neo, nonce: 15, netFee: gas})
-	verify, err := util.Uint160DecodeStringBE(verifyHash)
+	g.send("native contract signer", recTx{account: &neo, nonce: 15, netFee: recGASUnit})
+	verify, err := util.Uint160DecodeStringBE(recVerify)
 	if err != nil {
 		return err
 	}
-	g.send("verify contract without GAS", txSpec{account: &verify, nonce: 16, netFee: gas})
-	unknown, err := util.Uint160DecodeStringBE(noContract)
+	g.send("verify contract without GAS", recTx{account: &verify, nonce: 16, netFee: recGASUnit})
+	unknown, err := util.Uint160DecodeStringBE(recNoContract)
 	if err != nil {
 		return err
 	}
-	g.send("unknown contract signer", txSpec{account: &unknown, nonce: 17, netFee: gas})
-	res, err := g.query("getrawtransaction", firstTx)
+	g.send("unknown contract signer", recTx{account: &unknown, nonce: 17, netFee: recGASUnit})
+	res, err := g.query("getrawtransaction", recFirstTx)
 	if err != nil {
 		return err
 	}
@@ -187,7 +187,7 @@ func (g *gen) relayCases() error {
 	g.call("on chain", "sendrawtransaction", onChain)
 	// A transaction of the same signer replacing a pooled one through a
 	// Conflicts attribute and a higher fee, then the pool.
-	g.send("conflicts with a pooled tx of the same signer", txSpec{signer: a, nonce: 18, netFee: gas,
+	g.send("conflicts with a pooled tx of the same signer", recTx{signer: a, nonce: 18, netFee: recGASUnit,
 		attrs: []transaction.Attribute{{Type: transaction.AttrConflicts, Value: &transaction.Conflicts{Hash: first.Hash()}}}})
 	g.resend("replaced transaction (again)", first)
 	g.call("after the relays", "getrawmempool", true)
@@ -195,11 +195,11 @@ func (g *gen) relayCases() error {
 }
 
 // resend adds a sendrawtransaction case of a transaction sent before.
-func (g *gen) resend(name string, tx *transaction.Transaction) {
+func (g *recorder) resend(name string, tx *transaction.Transaction) {
 	if g.err != nil || tx == nil {
 		return
 	}
-	b, err := txB64(tx)
+	b, err := recTxB64(tx)
 	if err != nil {
 		g.err = err
 		return
@@ -209,7 +209,7 @@ func (g *gen) resend(name string, tx *transaction.Transaction) {
 
 // submitBlockCases are submitblock's refusals of real blocks: one the chain has
 // and one that does not follow its tip.
-func (g *gen) submitBlockCases() error {
+func (g *recorder) submitBlockCases() error {
 	raw := func(i uint32) ([]byte, error) {
 		res, err := g.query("getblock", i)
 		if err != nil {
@@ -245,14 +245,14 @@ func (g *gen) submitBlockCases() error {
 
 // netFeeCases are calculatenetworkfee's errors over signed and unsigned
 // transactions.
-func (g *gen) netFeeCases() error {
-	a, b := mustKey(wifA), mustKey(wifB)
+func (g *recorder) netFeeCases() error {
+	a, b := recKey(recWIFA), recKey(recWIFB)
 	tx := &transaction.Transaction{Nonce: 1, ValidUntilBlock: g.height + 100, Script: []byte{byte(opcode.PUSH1)},
 		Signers:   []transaction.Signer{{Account: a.ScriptHash(), Scopes: transaction.CalledByEntry}},
 		Witnesses: []transaction.Witness{{VerificationScript: b.PublicKey().VerificationScript()}}}
 	add := func(name string) {
 		tx.InvalidateCache()
-		s, err := txB64(tx)
+		s, err := recTxB64(tx)
 		if err != nil {
 			g.err = err
 			return
@@ -260,7 +260,7 @@ func (g *gen) netFeeCases() error {
 		g.call(name, "calculatenetworkfee", s)
 	}
 	add("witness of another account")
-	for _, acc := range []string{noContract, neoHash, verifyArgs} {
+	for _, acc := range []string{recNoContract, recNEO, recVerifyArgs} {
 		h, err := util.Uint160DecodeStringBE(acc)
 		if err != nil {
 			return err
