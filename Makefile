@@ -8,7 +8,7 @@ FUZZTIME  ?= 1m
 BENCHTIME ?= 1s
 
 .PHONY: all build run test conformance bench-chain test-race test-invariants bench lint fuzz fuzz-vm fuzz-wire clean docker \
-	interop interop-consensus interop-diffchain interop-diffchain-check interop-stateroot
+	interop interop-consensus interop-diffchain interop-diffchain-check interop-stateroot interop-rpcerrors
 
 all: build
 
@@ -68,6 +68,12 @@ interop-stateroot:
 # The same n3d checks against the committed reference data, without neo-go.
 interop-diffchain-check:
 	CHECK_ONLY=1 ./scripts/neogo-diffchain.sh
+
+# JSON-RPC error answers of neo-go v0.122.0 (NEOGO=its binary; ~10 s):
+# regenerates pkg/rpc/server/testdata/neogo-errors.json, which
+# TestNeoGoErrors replays against n3d.
+interop-rpcerrors:
+	./scripts/neogo-rpcerrors.sh
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./...

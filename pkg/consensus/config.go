@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/zap"
 
 	"github.com/n3d-io/n3d/pkg/config/netconfig"
@@ -95,6 +96,10 @@ type Config struct {
 	MinPeers int
 	// StartWait bounds the wait for peers (optional: one minute).
 	StartWait time.Duration
+	// Registerer receives the service's metrics (metrics.go); nil:
+	// prometheus.DefaultRegisterer, which the node's monitoring endpoint
+	// serves.
+	Registerer prometheus.Registerer
 }
 
 // Validate checks that the required fields are set.
@@ -134,6 +139,9 @@ func (c *Config) Validate() error {
 func (c *Config) applyDefaults() {
 	if c.Logger == nil {
 		c.Logger = zap.NewNop()
+	}
+	if c.Registerer == nil {
+		c.Registerer = prometheus.DefaultRegisterer
 	}
 	if c.ComputeNextBlockValidators == nil {
 		c.ComputeNextBlockValidators = c.NextBlockValidators

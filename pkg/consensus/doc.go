@@ -48,6 +48,9 @@
 // journal.go, OpenSignLog). The first round waits for Config.MinPeers
 // connected peers (Config.ConnectedPeers), so that the first proposal is
 // not sent to nobody. Every timer comes from Config.Clock.
+// Metrics (metrics.go, docs/monitoring.md), on Config.Registerer:
+// n3d_consensus_height and n3d_consensus_view, the round after every
+// event, and n3d_consensus_view_changes_total.
 //
 // Everything else (P2P, mempool, chain) is reached through Config's func
 // fields and the Ledger interface, wired in pkg/node.

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/stretchr/testify/require"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zaptest"
@@ -132,6 +133,7 @@ type testNode struct {
 	chain   *chain.Chain
 	natives *chain.NativeSet
 	pool    *testPool
+	reg     *prometheus.Registry // the service's metrics
 
 	muted   atomic.Bool // outgoing payloads are dropped
 	running atomic.Bool
@@ -199,7 +201,8 @@ func (n *testNet) newNode(name string, k *keys.PrivateKey) *testNode {
 	sl, err := OpenSignLog(filepath.Join(n.t.TempDir(), name+".sign.log"))
 	require.NoError(n.t, err)
 	n.t.Cleanup(func() { _ = sl.Close() })
-	return &testNode{net: n, name: name, key: k, chain: c, natives: ns, pool: new(testPool), signLog: sl}
+	return &testNode{net: n, name: name, key: k, chain: c, natives: ns, pool: new(testPool), signLog: sl,
+		reg: prometheus.NewRegistry()}
 }
 
 func (nd *testNode) nextBlockValidators() (keys.PublicKeys, error) {
@@ -235,6 +238,7 @@ func (nd *testNode) config() Config {
 		Broadcast:               nd.broadcast,
 		RequestTx:               nd.requestTx,
 		Clock:                   nd.net.clock,
+		Registerer:              nd.reg,
 		SignLog:                 nd.signLog,
 		ConnectedPeers:          nd.connectedPeers,
 	}
@@ -261,6 +265,24 @@ func (n *testNet) notifyPeers() {
 			o.svc().NotifyPeers()
 		}
 	}
+}
+
+// metric is the value of the node's counter or gauge name.
+func (nd *testNode) metric(name string) float64 {
+	mfs, err := nd.reg.Gather()
+	require.NoError(nd.net.t, err)
+	for _, mf := range mfs {
+		if mf.GetName() != name {
+			continue
+		}
+		m := mf.GetMetric()[0]
+		if c := m.GetCounter(); c != nil {
+			return c.GetValue()
+		}
+		return m.GetGauge().GetValue()
+	}
+	nd.net.t.Fatalf("%s: no metric %s", nd.name, name)
+	return 0
 }
 
 // start runs a fresh service on the node's chain.

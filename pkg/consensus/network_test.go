@@ -92,6 +92,9 @@ func TestViewChangeWhenPrimarySilent(t *testing.T) {
 		require.NoError(t, err)
 		require.NotEqual(t, h%4, uint32(b.PrimaryIndex), "made by the silent primary")
 		require.Equal(t, (h+3)%4, uint32(b.PrimaryIndex), "view 1 primary")
+		for _, o := range others {
+			require.GreaterOrEqual(t, o.metric("n3d_consensus_view_changes_total"), 1.0, o.name)
+		}
 		nd.muted.Store(false)
 		n.waitHeight(h+2, 20*time.Second)
 		n.requireSameChains(h + 2)

@@ -55,6 +55,7 @@ type Service struct {
 	witnessSize   int            // expected size of the block witness
 	rejected      []util.Uint256 // transactions that failed the last proposal check
 	journal       journal        // the SignLog's records of the current height
+	metrics       *metrics       // the Prometheus collectors (metrics.go)
 }
 
 // New creates a service; Run starts it.
@@ -63,7 +64,12 @@ func New(cfg Config) (*Service, error) {
 		return nil, err
 	}
 	cfg.applyDefaults()
+	m, err := newMetrics(cfg.Registerer)
+	if err != nil {
+		return nil, err
+	}
 	s := &Service{
+		metrics:   m,
 		cfg:       cfg,
 		log:       cfg.Logger,
 		magic:     uint32(cfg.Protocol.Magic),
@@ -201,6 +207,7 @@ func (s *Service) fixFirstTimeout() {
 func (s *Service) afterEvent() {
 	s.catchUp()
 	s.needTxs.Store(len(s.dbft.MissingTransactions) > 0)
+	s.metrics.round(s.dbft.BlockIndex, s.dbft.ViewNumber)
 }
 
 // catchUp resets dBFT to the height after the chain's (a block of ours or

@@ -211,15 +211,18 @@ func (c *Chain) persistBlock(b *block.Block) (util.Uint256, error) {
 	if c.cfg.OnStorageChanges != nil {
 		c.cfg.OnStorageChanges(b.Index, storageChanges(puts, dels, old))
 	}
-	if err := c.maybePersist(); err != nil {
+	if err := c.maybePersist(b.Index); err != nil {
 		return util.Uint256{}, err
 	}
 	c.mu.Lock()
+	prev := c.mu.tip // nil before genesis
 	c.mu.headers = append(c.mu.headers, b.Hash())
 	c.mu.tip = &b.Header
 	c.mu.stateRoot = root
 	c.mu.Unlock()
 	c.height.Store(b.Index)
+	c.metrics.blockAdded(b, prev)
+	c.metrics.cached.Set(float64(c.cache.Len()))
 	if b.Index%1000 == 0 {
 		c.trie.Collapse(10)
 	}
@@ -236,8 +239,9 @@ const maxUnpersistedKeys = 1 << 18
 // atomic change set) to the store once PersistInterval has passed or it
 // holds maxUnpersistedKeys: in the background while the next blocks run,
 // or before returning with PersistSync. Blocks still in the cache are read
-// from memory; a crash loses them, never part of one.
-func (c *Chain) maybePersist() error {
+// from memory; a crash loses them, never part of one. upTo is the last
+// block the cache holds.
+func (c *Chain) maybePersist(upTo uint32) error {
 	now := time.Now()
 	if c.cfg.PersistInterval >= 0 && now.Sub(c.lastPersist) < c.cfg.PersistInterval &&
 		c.cache.Len() < maxUnpersistedKeys {
@@ -248,8 +252,12 @@ func (c *Chain) maybePersist() error {
 	if c.cfg.PersistSync {
 		persist = c.cache.PersistSync
 	}
-	_, err := persist()
-	return err
+	if _, err := persist(); err != nil {
+		return err
+	}
+	c.metrics.persisted.Set(float64(upTo))
+	c.metrics.cached.Set(float64(c.cache.Len()))
+	return nil
 }
 
 // persistLoop hands the write cache to the store when the last blocks
@@ -267,12 +275,14 @@ func (c *Chain) persistLoop(stop <-chan struct{}, tick time.Duration) {
 		}
 		c.addMu.Lock()
 		if !c.closed.Load() && c.broken == nil && c.cache.Len() != 0 {
-			if err := c.maybePersist(); err != nil {
+			if err := c.maybePersist(c.height.Load()); err != nil {
 				c.broken = fmt.Errorf("%w: persist: %w", ErrBroken, err)
 				c.log.Error("persisting the chain failed", zap.Error(err))
 			}
 		}
 		c.addMu.Unlock()
+		// The background write may have finished since the last block.
+		c.metrics.cached.Set(float64(c.cache.Len()))
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/n3d-io/n3d/pkg/mpt"
 	"github.com/n3d-io/n3d/pkg/storage"
 	"github.com/n3d-io/n3d/pkg/util"
+	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/zap"
 )
 
@@ -63,6 +64,10 @@ type Config struct {
 	// the background while the next blocks execute (for measurements and
 	// debugging; slower).
 	PersistSync bool
+	// Registerer receives the chain's metrics (metrics.go); nil:
+	// prometheus.DefaultRegisterer, which the node's monitoring endpoint
+	// serves.
+	Registerer prometheus.Registerer
 
 	// executor replaces the interop-based execution in tests of the
 	// persistence machinery.
@@ -82,6 +87,8 @@ type Chain struct {
 	dao   *dao.DAO // over rec: the block layers are its privates
 	exec  executor
 	hv    headerVerifier
+	// metrics are the Prometheus collectors (metrics.go).
+	metrics *metrics
 	// sigs remembers successful signature checks of the witness fast path
 	// (Restore fills it ahead of the blocks, see startPreverify).
 	sigs  *keys.SigCache
@@ -126,7 +133,14 @@ func Open(cfg Config) (*Chain, error) {
 	if cfg.BloomCapacity <= 0 {
 		cfg.BloomCapacity = DefaultBloomCapacity
 	}
-	c := &Chain{cfg: cfg, proto: &cfg.Protocol, log: cfg.Log, store: cfg.Store, subs: newNotifier()}
+	if cfg.Registerer == nil {
+		cfg.Registerer = prometheus.DefaultRegisterer
+	}
+	m, err := newMetrics(cfg.Registerer)
+	if err != nil {
+		return nil, err
+	}
+	c := &Chain{cfg: cfg, proto: &cfg.Protocol, log: cfg.Log, store: cfg.Store, subs: newNotifier(), metrics: m}
 	c.exec = cfg.executor
 	if c.exec == nil {
 		if cfg.Natives == nil {
@@ -149,6 +163,9 @@ func Open(cfg Config) (*Chain, error) {
 	if err := c.init(); err != nil {
 		return nil, errors.Join(err, c.cache.Close())
 	}
+	c.mu.Lock()
+	c.metrics.loaded(c.mu.tip)
+	c.mu.Unlock()
 	c.stopPersist = make(chan struct{})
 	if c.cfg.PersistInterval > 0 {
 		go c.persistLoop(c.stopPersist, c.cfg.PersistInterval)

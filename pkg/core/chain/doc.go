@@ -52,4 +52,10 @@
 // PersistInterval, never part of one. Reopening reads the current block, the
 // header hash batches, the state root of that height and refills the bloom
 // filter.
+//
+// Metrics (metrics.go, docs/monitoring.md): n3d_chain_block_height,
+// n3d_chain_persisted_height (the last block handed to the store),
+// n3d_chain_block_timestamp_seconds, n3d_chain_block_interval_seconds,
+// n3d_chain_transactions_total and n3d_chain_unpersisted_keys (the write
+// cache's backlog), on Config.Registerer.
 package chain

@@ -15,13 +15,14 @@ import (
 	"github.com/n3d-io/n3d/pkg/util"
 )
 
-// Errors of the Param getters.
+// Errors of the Param getters. The texts are neo-go's, without a package
+// prefix, as the server quotes them in the data of its answers.
 var (
-	ErrMissing  = errors.New("params: parameter is missing")
-	ErrNotStr   = errors.New("params: not a string")
-	ErrNotInt   = errors.New("params: not an integer")
-	ErrNotBool  = errors.New("params: not a boolean")
-	ErrNotArray = errors.New("params: not an array")
+	ErrMissing  = errors.New("parameter is missing")
+	ErrNotStr   = errors.New("not a string")
+	ErrNotInt   = errors.New("not an integer")
+	ErrNotBool  = errors.New("not a boolean")
+	ErrNotArray = errors.New("not an array")
 )
 
 // Param is one positional parameter, kept as raw JSON and converted on
@@ -106,11 +107,8 @@ func (p *Param) GetInt() (int64, error) {
 	case int64:
 		return v, nil
 	case string:
-		i, err := strconv.ParseInt(v, 10, 64)
-		if err != nil {
-			return 0, fmt.Errorf("%w: %w", ErrNotInt, err)
-		}
-		return i, nil
+		i, err := strconv.Atoi(v) // its error is neo-go's answer text
+		return int64(i), err
 	case bool:
 		if v {
 			return 1, nil
@@ -215,7 +213,17 @@ func (p *Param) GetUint256() (util.Uint256, error) {
 	if err != nil {
 		return util.Uint256{}, err
 	}
-	return util.Uint256DecodeStringBE(strings.TrimPrefix(s, "0x"))
+	return decodeHash(strings.TrimPrefix(s, "0x"), 2*util.Uint256Size, util.Uint256DecodeStringBE)
+}
+
+// decodeHash decodes hex s of want digits with dec, a wrong length worded
+// as neo-go's ("expected string size of 40 got 1").
+func decodeHash[T any](s string, want int, dec func(string) (T, error)) (T, error) {
+	v, err := dec(s)
+	if err != nil && len(s) != want {
+		return v, wording(fmt.Sprintf("expected string size of %d got %d", want, len(s)), err)
+	}
+	return v, err
 }
 
 // GetUint160FromHex parses a script hash in the reference's printed form,
@@ -225,7 +233,7 @@ func (p *Param) GetUint160FromHex() (util.Uint160, error) {
 	if err != nil {
 		return util.Uint160{}, err
 	}
-	return util.Uint160DecodeStringBE(strings.TrimPrefix(s, "0x"))
+	return decodeHash(strings.TrimPrefix(s, "0x"), 2*util.Uint160Size, util.Uint160DecodeStringBE)
 }
 
 // GetUint160FromAddress parses a Neo address.

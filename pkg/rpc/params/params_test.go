@@ -27,12 +27,30 @@ func TestDecode(t *testing.T) {
 	require.Len(t, r.Batch, 2)
 	require.Nil(t, r.Batch[0].ID)
 
-	for _, bad := range []string{"", " ", "[]", "[", "{", "1", `"x"`, "null", "[1]", `{} x`, `[{}] x`,
+	for _, bad := range []string{"", " ", "[]", "[", "{", "1", `"x"`, "[1]",
 		`{"params":{"a":1}}`, `{"method":1}`} {
 		_, err := Decode([]byte(bad), 2)
 		require.Error(t, err, bad)
 	}
-	_, err = Decode([]byte(`[{},{},{}]`), 2)
+	// neo-go's texts (pkg/services/rpcsrv/params/types.go), and like
+	// neo-go only the first JSON value is read.
+	for body, want := range map[string]string{
+		"":                   "error parsing JSON payload: EOF",
+		`{"a":`:              "error parsing JSON payload: unexpected EOF",
+		`"getblockcount"`:    "`[` expected, got getblockcount",
+		`{"params":{"a":1}}`: "`[` expected, got {",
+		`[1]`:                "json: cannot unmarshal number into Go value of type params.In",
+		`[]`:                 "empty request",
+		`[{},{},{},{}]`:      "the number of requests in batch shouldn't exceed 2",
+	} {
+		_, err := Decode([]byte(body), 2)
+		require.EqualError(t, err, want, body)
+	}
+	for _, ok := range []string{"null", `{} x`, `[{}] x`, `[{},{},{}]`} {
+		_, err := Decode([]byte(ok), 2)
+		require.NoError(t, err, ok)
+	}
+	_, err = Decode([]byte(`[{},{},{},{}]`), 2)
 	require.ErrorIs(t, err, ErrBatchTooLarge)
 	_, err = Decode([]byte(`[]`), 2)
 	require.ErrorIs(t, err, ErrEmptyRequest)
@@ -160,5 +178,24 @@ func TestSigners(t *testing.T) {
 		`[{"account":"` + h.String() + `","scopes":[]}]`, `[` + strings.Repeat(`"`+h.String()+`",`, 16) + `"` + h.String() + `"]`} {
 		_, _, err := p(bad).GetSignersWithWitnesses()
 		require.Error(t, err, bad)
+	}
+}
+
+// TestSignerAddressErrors: a signer account that is neither a hash nor an
+// address is worded as neo-go's decoder words it.
+func TestSignerAddressErrors(t *testing.T) {
+	good := address.Uint160ToString(util.Uint160{1, 2, 3})
+	bad := []byte(good)
+	bad[len(bad)-1] ^= 1 // checksum broken (still base58)
+	if bad[len(bad)-1] == '0' || bad[len(bad)-1] == 'O' || bad[len(bad)-1] == 'I' || bad[len(bad)-1] == 'l' {
+		bad[len(bad)-1] = '2'
+	}
+	for acc, want := range map[string]string{
+		"x":         "not a signer: not a signer: invalid base-58 check string: missing checksum",
+		"0OIl":      `not a signer: not a signer: invalid base58 digit ('0')`,
+		string(bad): "not a signer: not a signer: invalid base-58 check string: invalid checksum",
+	} {
+		_, _, err := p(`{"account":"` + acc + `"}`).signerWithWitness()
+		require.EqualError(t, err, want, acc)
 	}
 }

@@ -14,14 +14,15 @@ const Version = "2.0"
 // limit).
 const DefaultMaxBatchSize = 100
 
-// Errors returned by Decode (the server answers them with -32700).
+// Errors returned by Decode (the server answers them with -32700). Their
+// texts are neo-go's, without a package prefix: they are the answer's data.
 var (
-	// ErrEmptyRequest is an empty body or an empty batch.
-	ErrEmptyRequest = errors.New("params: empty request")
+	// ErrEmptyRequest is an empty batch.
+	ErrEmptyRequest = errors.New("empty request")
 	// ErrBatchTooLarge is a batch over the limit.
-	ErrBatchTooLarge = errors.New("params: too many requests in batch")
-	// ErrNotRequest is JSON that is neither an object nor an array.
-	ErrNotRequest = errors.New("params: request is neither an object nor an array")
+	ErrBatchTooLarge = errors.New("the number of requests in batch shouldn't exceed")
+	// ErrNotRequest is JSON that is neither a request object nor an array.
+	ErrNotRequest = errors.New("`[` expected")
 )
 
 // In is one JSON-RPC 2.0 request object. ID is kept raw and echoed back;
@@ -40,58 +41,43 @@ type Request struct {
 }
 
 // Decode parses a JSON-RPC body: an object is one request, an array a
-// batch of at most maxBatch requests. Trailing data after the JSON value
-// is an error.
+// batch of requests. Like neo-go, only the first JSON value of the body is
+// read, and the errors are worded as neo-go's (they are the data of the
+// -32700 answer): a body that is not JSON is "error parsing JSON payload:
+// …", anything but an object or an array "`[` expected, got …", an empty
+// batch ErrEmptyRequest. A batch may hold maxBatch+1 requests, as neo-go's
+// check comes before the element it counts.
 func Decode(data []byte, maxBatch int) (*Request, error) {
-	data = bytes.TrimSpace(data)
-	if len(data) == 0 {
-		return nil, ErrEmptyRequest
+	var raw json.RawMessage
+	if err := json.NewDecoder(bytes.NewReader(data)).Decode(&raw); err != nil {
+		return nil, fmt.Errorf("error parsing JSON payload: %w", err)
 	}
-	switch data[0] {
-	case '{':
-		in := new(In)
-		if err := decodeStrict(data, in); err != nil {
-			return nil, err
-		}
+	in := new(In)
+	if err := json.Unmarshal(raw, in); err == nil {
 		return &Request{In: in}, nil
-	case '[':
-		return decodeBatch(data, maxBatch)
 	}
-	return nil, ErrNotRequest
-}
-
-func decodeStrict(data []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("error parsing JSON payload: %w", err)
-	}
-	if dec.More() {
-		return errors.New("error parsing JSON payload: trailing data")
-	}
-	return nil
+	return decodeBatch(raw, maxBatch)
 }
 
 func decodeBatch(data []byte, maxBatch int) (*Request, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
-	if _, err := dec.Token(); err != nil { // [
-		return nil, fmt.Errorf("error parsing JSON payload: %w", err)
+	t, err := dec.Token() // [
+	if err != nil {
+		return nil, err
+	}
+	if t != json.Delim('[') {
+		return nil, fmt.Errorf("%w, got %v", ErrNotRequest, t)
 	}
 	var batch []In
 	for dec.More() {
-		if len(batch) >= maxBatch {
-			return nil, fmt.Errorf("%w: more than %d", ErrBatchTooLarge, maxBatch)
+		if len(batch) > maxBatch {
+			return nil, fmt.Errorf("%w %d", ErrBatchTooLarge, maxBatch)
 		}
 		var in In
 		if err := dec.Decode(&in); err != nil {
-			return nil, fmt.Errorf("error parsing JSON payload: %w", err)
+			return nil, err
 		}
 		batch = append(batch, in)
-	}
-	if _, err := dec.Token(); err != nil { // ]
-		return nil, fmt.Errorf("error parsing JSON payload: %w", err)
-	}
-	if dec.More() {
-		return nil, errors.New("error parsing JSON payload: trailing data")
 	}
 	if len(batch) == 0 {
 		return nil, ErrEmptyRequest

@@ -9,6 +9,7 @@ import (
 	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
 	"github.com/n3d-io/n3d/pkg/encoding/address"
+	"github.com/n3d-io/n3d/pkg/encoding/base58"
 	"github.com/n3d-io/n3d/pkg/smartcontract"
 	"github.com/n3d-io/n3d/pkg/smartcontract/callflag"
 	"github.com/n3d-io/n3d/pkg/util"
@@ -21,9 +22,9 @@ const MaxParamDepth = 32
 
 // Errors of the script builders.
 var (
-	ErrParamType   = errors.New("params: unsupported parameter type")
+	ErrParamType   = fmt.Errorf("%w: parameter type", errors.ErrUnsupported) // neo-go's text
 	ErrParamDepth  = errors.New("params: parameters nested too deep")
-	ErrTooManySigs = errors.New("params: too many signers")
+	ErrTooManySigs = errors.New("too many signers") // neo-go's text
 )
 
 // FuncParam is a typed function argument: {"type":"Integer","value":"1"}.
@@ -118,7 +119,7 @@ func emitParam(b *emit.Builder, fp FuncParam, depth int) error {
 			b.Null()
 		}
 	default:
-		return fmt.Errorf("%w: %s", ErrParamType, fp.Type)
+		return fmt.Errorf("%w %s", ErrParamType, fp.Type)
 	}
 	return b.Err()
 }
@@ -180,7 +181,7 @@ func FunctionScript(contract util.Uint160, method string, args *Param) ([]byte, 
 	} else {
 		a, err := args.GetArray()
 		if err != nil {
-			return nil, fmt.Errorf("arguments: %w", err)
+			return nil, wording(fmt.Sprintf("failed to convert %s to script parameter", args.text()), err)
 		}
 		if err := emitArray(b, a, 0); err != nil {
 			return nil, err
@@ -214,7 +215,7 @@ type signerJSON struct {
 func (p *Param) signerWithWitness() (transaction.Signer, transaction.Witness, error) {
 	var aux signerJSON
 	if err := json.Unmarshal(p.RawMessage, &aux); err != nil {
-		return transaction.Signer{}, transaction.Witness{}, fmt.Errorf("not a signer: %w", err)
+		return transaction.Signer{}, transaction.Witness{}, fmt.Errorf("not a signer: not a signer: %w", err)
 	}
 	if len(aux.AllowedContracts) > transaction.MaxSubitems || len(aux.AllowedGroups) > transaction.MaxSubitems ||
 		len(aux.Rules) > transaction.MaxSubitems {
@@ -223,7 +224,8 @@ func (p *Param) signerWithWitness() (transaction.Signer, transaction.Witness, er
 	acc, err := util.Uint160DecodeStringBE(strings.TrimPrefix(aux.Account, "0x"))
 	if err != nil {
 		if acc, err = address.StringToUint160(aux.Account); err != nil {
-			return transaction.Signer{}, transaction.Witness{}, fmt.Errorf("not a signer: account: %w", err)
+			return transaction.Signer{}, transaction.Witness{}, wording(
+				"not a signer: not a signer: "+addressErrorText(aux.Account, err), err)
 		}
 	}
 	s := transaction.Signer{Account: acc, AllowedContracts: aux.AllowedContracts,
@@ -234,7 +236,8 @@ func (p *Param) signerWithWitness() (transaction.Signer, transaction.Witness, er
 		switch {
 		case json.Unmarshal(aux.Scopes, &str) == nil:
 			if s.Scopes, err = transaction.ScopesFromString(str); err != nil {
-				return transaction.Signer{}, transaction.Witness{}, fmt.Errorf("not a signer: %w", err)
+				return transaction.Signer{}, transaction.Witness{}, wording(
+					"not a signer: failed to retrieve scopes from string: invalid witness scope: "+str, err)
 			}
 		case json.Unmarshal(aux.Scopes, &num) == nil:
 			s.Scopes = transaction.WitnessScope(num)
@@ -280,4 +283,46 @@ func (p *Param) GetSignersWithWitnesses() ([]transaction.Signer, []transaction.W
 		}
 	}
 	return signers, witnesses, nil
+}
+
+// wordedError is an error worded as neo-go's answer, the cause kept for
+// errors.Is.
+type wordedError struct {
+	text string
+	err  error
+}
+
+func wording(text string, err error) error { return &wordedError{text: text, err: err} }
+
+func (e *wordedError) Error() string { return e.text }
+
+func (e *wordedError) Unwrap() error { return e.err }
+
+// text is the parameter as neo-go prints it in errors: its string form,
+// empty when it has none.
+func (p *Param) text() string {
+	s, _ := p.GetString()
+	return s
+}
+
+// addressErrorText words a failed address decoding as neo-go's decoder
+// (its base58 package over the same base58 library) does.
+func addressErrorText(s string, err error) string {
+	switch {
+	case errors.Is(err, base58.ErrTooShort):
+		return "invalid base-58 check string: missing checksum"
+	case errors.Is(err, base58.ErrChecksum):
+		return "invalid base-58 check string: invalid checksum"
+	}
+	b, derr := base58.CheckDecode(s)
+	switch {
+	case derr != nil: // the base58 library's own error, unwrapped
+		for u := errors.Unwrap(derr); u != nil; u = errors.Unwrap(u) {
+			derr = u
+		}
+		return derr.Error()
+	case len(b) > 0 && b[0] != address.NEO3Prefix:
+		return "wrong address prefix"
+	}
+	return err.Error()
 }

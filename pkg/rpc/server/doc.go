@@ -34,11 +34,22 @@
 // encoded once, to every subscribed client (subscription*.go), a full queue
 // losing events that event_missed then reports.
 //
+// # Errors
+//
+// Every error answer (code, message and data) is neo-go v0.122.0's:
+// missing records without data or with its storage layer's "key not
+// found", parameter errors quoting its parser's texts (pkg/rpc/params),
+// and sendrawtransaction's refusals reclassified in neo-go's order of
+// checks with its verification texts (relay_errors.go). TestNeoGoErrors
+// replays neo-go's recorded answers (testdata/neogo-errors.json, made by
+// scripts/neogo-rpcerrors.sh) against the server.
+//
 // Files: server.go (Config, Run, HTTP, dispatch), handlers*.go (methods by
 // concern), invoke.go and netfee.go (test runs), sessions*.go (iterator
 // sessions), historic*.go (past states), tokens.go and nep11.go (NEP-17 and
 // NEP-11 balances and transfers), notifications.go (getblocknotifications),
-// ws.go and subscription*.go (WebSocket), ledger.go (the interfaces the
+// ws.go and subscription*.go (WebSocket), relay_errors.go
+// (sendrawtransaction's refusals), ledger.go (the interfaces the
 // server needs and the adapter of the chain's native set), metrics.go
 // (Prometheus).
 package server

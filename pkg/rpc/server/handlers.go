@@ -88,6 +88,28 @@ func internal(what string, err error) *result.Error {
 // isNotFound reports whether err says a record is missing.
 func isNotFound(err error) bool { return errors.Is(err, chain.ErrNotFound) }
 
+// keyNotFound is how neo-go's answers word a missing record (its storage
+// layer's ErrKeyNotFound), where they quote the error.
+const keyNotFound = "key not found"
+
+// notFoundData is the data of an answer quoting err: neo-go's words for a
+// missing record, else err's text.
+func notFoundData(err error) string {
+	if isNotFound(err) {
+		return keyNotFound
+	}
+	return err.Error()
+}
+
+// unknown is e for a missing record, without data as neo-go answers it;
+// any other failure keeps its text.
+func unknown(e *result.Error, err error) *result.Error {
+	if isNotFound(err) {
+		return e
+	}
+	return e.WithData(err.Error())
+}
+
 // heightFromParam reads a block index between 0 and the height.
 func (s *Server) heightFromParam(p *params.Param) (uint32, *result.Error) {
 	n, err := p.GetInt()

@@ -52,7 +52,7 @@ func (s *Server) getBlock(ps params.Params) (any, *result.Error) {
 	}
 	b, err := s.chain.GetBlock(h)
 	if err != nil {
-		return nil, result.ErrUnknownBlock.WithData(err.Error())
+		return nil, result.ErrUnknownBlock.WithData(notFoundData(err))
 	}
 	if v, _ := ps.Value(1).GetBoolean(); v {
 		return result.Block{Block: b, BlockMetadata: s.metadata(b.Index)}, nil
@@ -71,7 +71,7 @@ func (s *Server) getBlockHeader(ps params.Params) (any, *result.Error) {
 	}
 	hdr, err := s.chain.GetHeader(h)
 	if err != nil {
-		return nil, result.ErrUnknownBlock.WithData(err.Error())
+		return nil, unknown(result.ErrUnknownBlock, err)
 	}
 	if v, _ := ps.Value(1).GetBoolean(); v {
 		return result.Header{Header: hdr, BlockMetadata: s.metadata(hdr.Index)}, nil
@@ -93,7 +93,7 @@ func headerBytes(h *block.Header) (any, *result.Error) {
 func (s *Server) getBlockSysFee(ps params.Params) (any, *result.Error) {
 	i, rerr := s.heightFromParam(ps.Value(0))
 	if rerr != nil {
-		return nil, rerr
+		return nil, rerr.WithData("invalid block height: " + rerr.Data)
 	}
 	h, _ := s.chain.GetHeaderHash(i)
 	b, err := s.chain.GetBlock(h)
@@ -125,7 +125,7 @@ func (s *Server) getRawTransaction(ps params.Params) (any, *result.Error) {
 	}
 	tx, height, err := s.chain.GetTransaction(h)
 	if err != nil {
-		return nil, result.ErrUnknownTransaction.WithData(err.Error())
+		return nil, unknown(result.ErrUnknownTransaction, err)
 	}
 	if !verbose {
 		return rawTx(tx)
@@ -167,7 +167,7 @@ func (s *Server) getTransactionHeight(ps params.Params) (any, *result.Error) {
 	}
 	_, height, err := s.chain.GetTransaction(h)
 	if err != nil {
-		return nil, result.ErrUnknownTransaction.WithData(err.Error())
+		return nil, unknown(result.ErrUnknownTransaction, err)
 	}
 	return height, nil
 }
@@ -189,7 +189,7 @@ func (s *Server) getApplicationLog(ps params.Params) (any, *result.Error) {
 	}
 	aers, err := s.chain.GetAppExecResults(h, trigger.All)
 	if err != nil {
-		return nil, result.ErrUnknownScriptContainer.WithData(fmt.Sprintf("failed to locate application log: %s", err))
+		return nil, result.ErrUnknownScriptContainer.WithData("failed to locate application log: " + notFoundData(err))
 	}
 	return result.NewApplicationLog(h, aers, trig), nil
 }

@@ -50,7 +50,7 @@ func (s *Server) checkRoot(root util.Uint256) *result.Error {
 func contractAt(t *mpt.Trie, h util.Uint160) (*state.Contract, *result.Error) {
 	raw, err := t.Get(mptKey(native.ManagementID, dao.ContractKey(h)))
 	if err != nil {
-		return nil, result.ErrUnknownContract.WithData(fmt.Sprintf("failed to get historical contract state: %s", err))
+		return nil, result.ErrUnknownContract.WithData(fmt.Sprintf("Failed to get historical contract state: %s", mptErrText(err)))
 	}
 	c, err := state.ContractFromBytes(raw)
 	if err != nil {
@@ -59,23 +59,45 @@ func contractAt(t *mpt.Trie, h util.Uint160) (*state.Contract, *result.Error) {
 	return c, nil
 }
 
+// mptErrText words a trie read error as neo-go's state module does: a
+// missing key or root node is "item not found".
+func mptErrText(err error) string {
+	if errors.Is(err, mpt.ErrNotFound) || errors.Is(err, mpt.ErrMissingNode) {
+		return "item not found"
+	}
+	return err.Error()
+}
+
+// stateParamErrs are the answers of stateParams to bad parameters, which
+// neo-go words differently per method.
+type stateParamErrs struct {
+	root, contract, key func(err error) *result.Error
+}
+
+// plainParamErrs is getproof's: the generic invalid-params answer.
+var plainParamErrs = stateParamErrs{
+	root:     func(error) *result.Error { return result.ErrInvalidParams },
+	contract: func(error) *result.Error { return result.ErrInvalidParams },
+	key:      func(error) *result.Error { return result.ErrInvalidParams },
+}
+
 // stateParams reads root, contract hash and key (or prefix) and opens the
 // trie with the contract's state.
-func (s *Server) stateParams(ps params.Params, keyName string) (*mpt.Trie, *state.Contract, []byte, *result.Error) {
+func (s *Server) stateParams(ps params.Params, perr stateParamErrs) (*mpt.Trie, *state.Contract, []byte, *result.Error) {
 	root, err := ps.Value(0).GetUint256()
 	if err != nil {
-		return nil, nil, nil, result.ErrInvalidParams.WithData("invalid stateroot")
+		return nil, nil, nil, perr.root(err)
 	}
 	if rerr := s.checkRoot(root); rerr != nil {
 		return nil, nil, nil, rerr
 	}
 	h, err := ps.Value(1).GetUint160FromHex()
 	if err != nil {
-		return nil, nil, nil, result.ErrInvalidParams.WithData("invalid contract hash")
+		return nil, nil, nil, perr.contract(err)
 	}
 	key, err := ps.Value(2).GetBytesBase64()
 	if err != nil {
-		return nil, nil, nil, result.ErrInvalidParams.WithData("invalid " + keyName)
+		return nil, nil, nil, perr.key(err)
 	}
 	t, err := s.trieAt(root)
 	if err != nil {
@@ -88,14 +110,26 @@ func (s *Server) stateParams(ps params.Params, keyName string) (*mpt.Trie, *stat
 	return t, c, key, nil
 }
 
+func invalidParam(data string) func(error) *result.Error {
+	return func(error) *result.Error { return result.ErrInvalidParams.WithData(data) }
+}
+
+func invalidParamCause(what string) func(error) *result.Error {
+	return func(err error) *result.Error { return result.ErrInvalidParams.WithData(what + ": " + err.Error()) }
+}
+
 func (s *Server) getState(ps params.Params) (any, *result.Error) {
-	t, c, key, rerr := s.stateParams(ps, "key")
+	t, c, key, rerr := s.stateParams(ps, stateParamErrs{root: invalidParam("invalid stateroot"),
+		contract: invalidParam("invalid contract hash"), key: invalidParam("invalid key")})
 	if rerr != nil {
 		return nil, rerr
 	}
 	v, err := t.Get(mptKey(c.ID, key))
-	if err != nil {
-		return nil, result.ErrUnknownStorageItem.WithData(fmt.Sprintf("failed to get historical item state: %s", err))
+	switch {
+	case errors.Is(err, mpt.ErrNotFound):
+		return nil, result.ErrInvalidParams.WithData("invalid key: " + mptErrText(err))
+	case err != nil:
+		return nil, result.NewInternalError(fmt.Sprintf("Failed to get historical item state: %s", err))
 	}
 	return v, nil
 }
@@ -147,14 +181,17 @@ func (s *Server) getProof(ps params.Params) (any, *result.Error) {
 	if s.cfg.Ledger.KeepOnlyLatestState {
 		return nil, result.ErrUnsupportedState.WithData("'getproof' is not supported: only latest state is supported")
 	}
-	t, c, key, rerr := s.stateParams(ps, "key")
+	t, c, key, rerr := s.stateParams(ps, plainParamErrs)
 	if rerr != nil {
 		return nil, rerr
 	}
 	sk := mptKey(c.ID, key)
 	proof, err := t.GetProof(sk)
-	if err != nil {
-		return nil, result.ErrUnknownStorageItem.WithData(fmt.Sprintf("failed to get proof: %s", err))
+	switch {
+	case errors.Is(err, mpt.ErrNotFound):
+		return nil, result.ErrUnknownStorageItem
+	case err != nil:
+		return nil, result.NewInternalError(fmt.Sprintf("failed to get proof: %s", err))
 	}
 	str, err := proofString(sk, proof)
 	if err != nil {
@@ -177,7 +214,7 @@ func (s *Server) verifyProof(ps params.Params) (any, *result.Error) {
 	}
 	key, proof, err := parseProof(str)
 	if err != nil {
-		return nil, result.ErrInvalidParams.WithData(err.Error())
+		return nil, result.ErrInvalidParams
 	}
 	v, err := mpt.VerifyProof(root, key, proof)
 	if err != nil {
@@ -187,7 +224,8 @@ func (s *Server) verifyProof(ps params.Params) (any, *result.Error) {
 }
 
 func (s *Server) findStates(ps params.Params) (any, *result.Error) {
-	t, c, prefix, rerr := s.stateParams(ps, "prefix")
+	t, c, prefix, rerr := s.stateParams(ps, stateParamErrs{root: invalidParam("invalid stateroot"),
+		contract: invalidParamCause("invalid contract hash"), key: invalidParamCause("invalid prefix")})
 	if rerr != nil {
 		return nil, rerr
 	}
@@ -195,7 +233,7 @@ func (s *Server) findStates(ps params.Params) (any, *result.Error) {
 	if len(ps) > 3 {
 		key, err := ps.Value(3).GetBytesBase64()
 		if err != nil {
-			return nil, result.ErrInvalidParams.WithData("invalid key")
+			return nil, result.ErrInvalidParams.WithData("invalid key: " + err.Error())
 		}
 		if len(key) > 0 {
 			if !bytes.HasPrefix(key, prefix) {
@@ -208,7 +246,7 @@ func (s *Server) findStates(ps params.Params) (any, *result.Error) {
 	if len(ps) > 4 {
 		n, err := ps.Value(4).GetInt()
 		if err != nil {
-			return nil, result.ErrInvalidParams.WithData("invalid count")
+			return nil, result.ErrInvalidParams.WithData("invalid count: " + err.Error())
 		}
 		num = int(min(n, int64(num)))
 	}

@@ -8,7 +8,6 @@ import (
 
 	"github.com/n3d-io/n3d/pkg/core/block"
 	"github.com/n3d-io/n3d/pkg/core/chain"
-	"github.com/n3d-io/n3d/pkg/core/mempool"
 	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/rpc/params"
 	"github.com/n3d-io/n3d/pkg/rpc/result"
@@ -44,56 +43,28 @@ var (
 	errInsufficientFunds      = &result.Error{Code: insufficientFundsCode, Message: "Insufficient funds"}
 )
 
-// txRelayErrors maps verification and pool errors to their answers, in
-// the order they are matched (the reference's VerifyResult to RpcError
-// table; a low network fee is neo-go's -504 where C# says
-// InsufficientFunds). Anything else, Conflicts included (C#
-// HasConflicts), is -500.
-var txRelayErrors = []struct {
-	err  error
-	resp *result.Error
-}{
-	{chain.ErrAlreadyExists, errAlreadyExists},
-	{mempool.ErrDup, errAlreadyInPool},
-	{mempool.ErrOOM, errMempoolCapReached},
-	{chain.ErrTxInvalidScript, errInvalidScript},
-	{chain.ErrTxInvalidAttribute, errInvalidAttribute},
-	{chain.ErrWitness, result.ErrInvalidSignature},
-	{chain.ErrTxTooBig, errInvalidSize},
-	{chain.ErrTxValidUntilBlock, errExpiredTransaction},
-	{chain.ErrTxNetworkFee, errInsufficientNetworkFee},
-	{chain.ErrTxInsufficientFunds, errInsufficientFunds},
-	{mempool.ErrInsufficientFunds, errInsufficientFunds},
-	{chain.ErrTxBlockedSigner, errPolicyFailed},
-	{chain.ErrTxSystemFee, errPolicyFailed},
-}
-
 // relayResult is the answer of sendrawtransaction and submitblock.
 type relayResult struct {
 	Hash util.Uint256 `json:"hash"`
 }
 
-// txRelayAnswer turns the verdict on a transaction into the answer.
-func txRelayAnswer(err error, h util.Uint256) (any, *result.Error) {
+// txRelayAnswer turns the verdict on a transaction into the answer
+// (relay_errors.go words the rejections).
+func (s *Server) txRelayAnswer(err error, tx *transaction.Transaction) (any, *result.Error) {
 	if err == nil {
-		return relayResult{Hash: h}, nil
+		return relayResult{Hash: tx.Hash()}, nil
 	}
-	for _, m := range txRelayErrors {
-		if errors.Is(err, m.err) {
-			return nil, m.resp.WithData(err.Error())
-		}
-	}
-	return nil, errVerificationFailed.WithData(err.Error())
+	return nil, s.txRejection(err, tx)
 }
 
 // base64Param reads a base64 string parameter of at most maxBytes decoded
 // bytes (the encoded length is checked first, so an oversized request is
 // never decoded).
 func base64Param(ps params.Params, what string, maxBytes int) ([]byte, *result.Error) {
-	if len(ps) < 1 {
+	if len(ps) < 1 && what == "transaction" {
 		return nil, result.NewInvalidParamsError("not enough parameters")
 	}
-	s, err := ps[0].GetString()
+	s, err := ps.Value(0).GetString()
 	if err != nil {
 		return nil, result.NewInvalidParamsError(fmt.Sprintf("not a string: %s", err))
 	}
@@ -122,7 +93,7 @@ func (s *Server) sendRawTransaction(ps params.Params) (any, *result.Error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), s.cfg.SubmitTimeout)
 	defer cancel()
-	return txRelayAnswer(s.cfg.SubmitTx(ctx, tx), tx.Hash())
+	return s.txRelayAnswer(s.cfg.SubmitTx(ctx, tx), tx)
 }
 
 func (s *Server) submitBlock(ps params.Params) (any, *result.Error) {
@@ -140,8 +111,12 @@ func (s *Server) submitBlock(ps params.Params) (any, *result.Error) {
 	switch err := s.cfg.SubmitBlock(b); {
 	case err == nil:
 		return relayResult{Hash: b.Hash()}, nil
-	case errors.Is(err, chain.ErrAlreadyExists):
-		return nil, errAlreadyExists.WithData(err.Error())
+	case errors.Is(err, chain.ErrAlreadyExists): // neo-go's words
+		return nil, errAlreadyExists.WithData(fmt.Sprintf(
+			"already exists in blockchain: block with index %d is already on chain", b.Index))
+	case errors.Is(err, chain.ErrBlockIndex):
+		return nil, errVerificationFailed.WithData(fmt.Sprintf(
+			"expected %d, got %d: invalid block index", s.chain.BlockHeight()+1, b.Index))
 	default:
 		return nil, errVerificationFailed.WithData(err.Error())
 	}

@@ -33,19 +33,25 @@ func (s *Server) contractHashFromParam(d *dao.DAO, p *params.Param) (util.Uint16
 	if h, ok := s.nativeByName(d, str); ok {
 		return h, nil
 	}
-	id, err := strconv.Atoi(str)
+	id, err := strconv.ParseInt(str, 10, 32)
 	if err != nil {
-		return util.Uint160{}, result.ErrUnknownContract.WithData(
+		return util.Uint160{}, result.NewInvalidParamsError(
 			fmt.Sprintf("Invalid contract identifier (name/hash/index is expected) : %s", err))
-	}
-	if id < math.MinInt32 || id > math.MaxInt32 {
-		return util.Uint160{}, result.ErrInvalidParams.WithData("value should fit int32")
 	}
 	h, err := d.GetContractHashByID(int32(id))
 	if err != nil {
-		return util.Uint160{}, result.ErrUnknownContract.WithData(err.Error())
+		return util.Uint160{}, unknownContract(err)
 	}
 	return h, nil
+}
+
+// unknownContract answers a contract the state does not have as neo-go
+// does (no data); other failures keep their text.
+func unknownContract(err error) *result.Error {
+	if dao.IsNotFound(err) || isNotFound(err) {
+		return result.ErrUnknownContract
+	}
+	return result.ErrUnknownContract.WithData(err.Error())
 }
 
 // nativeByName finds a native contract by its manifest name, ignoring case.
@@ -89,7 +95,7 @@ func (s *Server) getContractState(ps params.Params) (any, *result.Error) {
 	}
 	c, err := d.GetContract(h)
 	if err != nil {
-		return nil, result.ErrUnknownContract.WithData(fmt.Sprintf("failed to get contract state for %s", h.String()))
+		return nil, unknownContract(err)
 	}
 	return c, nil
 }
@@ -199,15 +205,15 @@ func (s *Server) getStateRoot(ps params.Params) (any, *result.Error) {
 	} else if h, err := p.GetUint256(); err == nil {
 		hdr, err := s.chain.GetHeader(h)
 		if err != nil {
-			return nil, result.ErrUnknownStateRoot.WithData(err.Error())
+			return nil, unknown(result.ErrUnknownStateRoot, err)
 		}
 		index = hdr.Index
 	} else {
-		return nil, result.NewInvalidParamsError("invalid stateroot identifier")
+		return nil, result.ErrUnknownStateRoot // neither an index nor a hash: neo-go's answer
 	}
 	sr, err := s.chain.StateRoot(index)
 	if err != nil {
-		return nil, result.ErrUnknownStateRoot.WithData(err.Error())
+		return nil, unknown(result.ErrUnknownStateRoot, err)
 	}
 	out := result.StateRoot{Version: sr.Version, Index: sr.Index, RootHash: sr.Root,
 		Witnesses: make([]result.WitnessJSON, len(sr.Witnesses))}

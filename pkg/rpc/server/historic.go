@@ -96,7 +96,7 @@ func (s *Server) historicHeight(p *params.Param) (uint32, *result.Error) {
 			return top - i, nil
 		}
 	}
-	return 0, result.NewInvalidParamsError(fmt.Sprintf("unknown block or stateroot: %s", h.StringLE()))
+	return 0, result.NewInvalidParamsError("unknown block or stateroot: " + keyNotFound) // neo-go's words
 }
 
 // historicDAO opens the state after block height read-only.

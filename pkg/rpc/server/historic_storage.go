@@ -109,7 +109,16 @@ func (s *Server) historicContractID(d *dao.DAO, p *params.Param) (int32, *result
 	}
 	c, err := d.GetContract(h)
 	if err != nil {
-		return 0, result.ErrUnknownContract.WithData(fmt.Sprintf("Failed to get historical contract state: %s", err))
+		return 0, result.ErrUnknownContract.WithData("Failed to get historical contract state: " + historicNotFound(err))
 	}
 	return c.ID, nil
+}
+
+// historicNotFound words a failed read of an old state as neo-go's state
+// module does: a missing record is "item not found".
+func historicNotFound(err error) string {
+	if dao.IsNotFound(err) {
+		return "item not found"
+	}
+	return err.Error()
 }

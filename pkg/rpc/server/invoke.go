@@ -265,12 +265,12 @@ func (s *Server) invokeContractVerifyAt(st execState, ps params.Params) (any, *r
 	}
 	c, err := ic.GetContract(h)
 	if err != nil {
-		return nil, result.ErrUnknownContract.WithData(fmt.Sprintf("contract %s not found", h.String()))
+		return nil, result.ErrUnknownContract.WithData("unknown verification contract") // neo-go's words
 	}
 	md := c.Manifest.ABI.GetMethod(methodVerify, -1)
 	if md == nil || md.ReturnType != smartcontract.BoolType {
 		return nil, result.ErrInvalidVerificationFn.WithData(
-			fmt.Sprintf("contract %s has no verify method returning Boolean", h.String()))
+			"verification contract is missing `verify` method or `verify` method has unexpected return value")
 	}
 	if _, err := ic.LoadContract(c, md, callflag.ReadOnly); err != nil {
 		return s.invokeResult(ic, inv, err)

@@ -73,7 +73,9 @@ func defaultInvocation(ps []manifest.Parameter) ([]byte, error) {
 	return b.Script()
 }
 
-var errVerifyFault = errors.New("rpc: verification FAULT")
+// errVerifyFault is a verification run that did not HALT, worded as
+// neo-go's.
+var errVerifyFault = errors.New("signature check failed: vm execution has failed")
 
 // verificationGas runs witness w of account h for tx and returns the GAS it
 // consumed; a run that ends with false still counts (the signatures of a
@@ -97,8 +99,8 @@ func (s *Server) verificationGas(d *dao.DAO, tx *transaction.Transaction, i int,
 			return 0, err
 		}
 	} else {
-		if w.ScriptHash() != h {
-			return 0, fmt.Errorf("verification script hash %s, expected %s", w.ScriptHash().String(), h.String())
+		if w.ScriptHash() != h { // neo-go's words (its StringLE is our StringBE)
+			return 0, fmt.Errorf("witness hash mismatch: expected %s, got %s", h.StringBE(), w.ScriptHash().StringBE())
 		}
 		if err := vm.ValidateScript(w.VerificationScript); err != nil {
 			return 0, err
@@ -109,7 +111,7 @@ func (s *Server) verificationGas(d *dao.DAO, tx *transaction.Transaction, i int,
 	}
 	if len(w.InvocationScript) != 0 {
 		if err := vm.ValidateScript(w.InvocationScript); err != nil {
-			return 0, err
+			return 0, fmt.Errorf("invalid invocation script: %w", err)
 		}
 		if _, err := ic.LoadScript(w.InvocationScript, callflag.None, -1, 0); err != nil {
 			return 0, err

@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"maps"
 	"math/big"
@@ -328,15 +329,23 @@ func transferWindow(ps params.Params, index int) (start, end uint64, limit, page
 	limit = maxTransfersLimit
 	if p := ps.Value(index + 3); p != nil {
 		n, err := p.GetInt()
-		if err != nil || n < 0 {
-			return 0, 0, 0, 0, fmt.Errorf("bad page: %v", p)
+		switch {
+		case err != nil:
+			return 0, 0, 0, 0, err
+		case n < 0:
+			return 0, 0, 0, 0, errors.New("can't use negative page")
 		}
 		page = int(n)
 	}
 	if p := ps.Value(index + 2); p != nil {
 		n, err := p.GetInt()
-		if err != nil || n <= 0 || n > maxTransfersLimit {
-			return 0, 0, 0, 0, fmt.Errorf("bad limit: %v", p)
+		switch {
+		case err != nil:
+			return 0, 0, 0, 0, err
+		case n <= 0:
+			return 0, 0, 0, 0, errors.New("can't use negative or zero limit")
+		case n > maxTransfersLimit:
+			return 0, 0, 0, 0, errors.New("too big limit requested")
 		}
 		limit = int(n)
 	}

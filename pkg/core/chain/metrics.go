@@ -1,0 +1,87 @@
+package chain
+
+import (
+	"fmt"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/n3d-io/n3d/internal/promutil"
+	"github.com/n3d-io/n3d/pkg/core/block"
+)
+
+// metrics are the chain's Prometheus collectors (docs/monitoring.md):
+// the height, the last block's time and interval, the transactions added,
+// the height handed to the store (block_height - persisted_height is the
+// persist lag: blocks held only in the write cache) and the keys not yet
+// written (the database's backlog).
+type metrics struct {
+	height    prometheus.Gauge
+	persisted prometheus.Gauge
+	timestamp prometheus.Gauge
+	interval  prometheus.Histogram
+	txs       prometheus.Counter
+	cached    prometheus.Gauge
+}
+
+func newMetrics(reg prometheus.Registerer) (*metrics, error) {
+	m := &metrics{
+		height: prometheus.NewGauge(prometheus.GaugeOpts{
+			Namespace: "n3d", Subsystem: "chain", Name: "block_height",
+			Help: "Index of the last block added to the chain.",
+		}),
+		persisted: prometheus.NewGauge(prometheus.GaugeOpts{
+			Namespace: "n3d", Subsystem: "chain", Name: "persisted_height",
+			Help: "Index of the last block whose changes were handed to the store.",
+		}),
+		timestamp: prometheus.NewGauge(prometheus.GaugeOpts{
+			Namespace: "n3d", Subsystem: "chain", Name: "block_timestamp_seconds",
+			Help: "Timestamp of the last block added (Unix seconds).",
+		}),
+		interval: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Namespace: "n3d", Subsystem: "chain", Name: "block_interval_seconds",
+			Help:    "Time between the timestamps of consecutive blocks.",
+			Buckets: []float64{0.5, 1, 2, 3, 5, 8, 10, 15, 20, 30, 45, 60, 120, 300},
+		}),
+		txs: prometheus.NewCounter(prometheus.CounterOpts{
+			Namespace: "n3d", Subsystem: "chain", Name: "transactions_total",
+			Help: "Transactions in the blocks added since start.",
+		}),
+		cached: prometheus.NewGauge(prometheus.GaugeOpts{
+			Namespace: "n3d", Subsystem: "chain", Name: "unpersisted_keys",
+			Help: "Changed keys in the write cache not yet written to the database (being written included).",
+		}),
+	}
+	var err error
+	if m.height, err = promutil.Register(reg, m.height); err == nil {
+		if m.persisted, err = promutil.Register(reg, m.persisted); err == nil {
+			if m.timestamp, err = promutil.Register(reg, m.timestamp); err == nil {
+				if m.interval, err = promutil.Register(reg, m.interval); err == nil {
+					if m.txs, err = promutil.Register(reg, m.txs); err == nil {
+						m.cached, err = promutil.Register(reg, m.cached)
+					}
+				}
+			}
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("chain: metrics: %w", err)
+	}
+	return m, nil
+}
+
+// loaded sets the gauges to the tip of an opened chain.
+func (m *metrics) loaded(tip *block.Header) {
+	m.height.Set(float64(tip.Index))
+	m.persisted.Set(float64(tip.Index))
+	m.timestamp.Set(float64(tip.Timestamp) / 1000)
+}
+
+// blockAdded records b, added after prev (nil for the genesis block).
+func (m *metrics) blockAdded(b *block.Block, prev *block.Header) {
+	m.height.Set(float64(b.Index))
+	m.timestamp.Set(float64(b.Timestamp) / 1000)
+	if prev != nil && b.Timestamp >= prev.Timestamp {
+		m.interval.Observe(float64(b.Timestamp-prev.Timestamp) / 1000)
+	}
+	m.txs.Add(float64(len(b.Transactions)))
+}
