@@ -178,3 +178,13 @@ func (s *Store) Seek(rng kv.SeekRange, fn func(k, v []byte) bool) error {
 func (s *Store) Close() error {
 	return mapErr(s.db.Close())
 }
+
+// PutSync stores value under key and waits until the write is on stable
+// storage (the journal is fsync'd), for records that must survive a
+// power loss, not only a crash of the process.
+func (s *Store) PutSync(key, value []byte) error {
+	if len(key) == 0 {
+		return kv.ErrEmptyKey
+	}
+	return mapErr(s.db.Put(key, value, &opt.WriteOptions{Sync: true}))
+}
