@@ -124,7 +124,6 @@ func decodeJournal(r io.Reader) ([]*transaction.Transaction, error) {
 	}
 	var txs []*transaction.Transaction
 	var head [8]byte
-	buf := make([]byte, 0, 1024)
 	for {
 		if _, err := io.ReadFull(r, head[:]); err != nil {
 			if errors.Is(err, io.EOF) {
@@ -136,7 +135,7 @@ func decodeJournal(r io.Reader) ([]*transaction.Transaction, error) {
 		if n == 0 || n > maxJournalTx {
 			return txs, fmt.Errorf("%w: record %d: length %d", ErrJournal, len(txs), n)
 		}
-		buf = buf[:n]
+		buf := make([]byte, n) // the decoded transaction keeps slices of it
 		if _, err := io.ReadFull(r, buf); err != nil {
 			return txs, fmt.Errorf("%w: record %d: %w", ErrJournal, len(txs), err)
 		}

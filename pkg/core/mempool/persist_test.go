@@ -39,7 +39,7 @@ func TestJournalSurvivesCrash(t *testing.T) {
 		require.NoError(t, j.Append(tx))
 	}
 	require.NoError(t, j.Append(txs[3])) // a duplicate is not written twice
-	_, got = openJournal(t, path, 100)    // the first one is never closed
+	_, got = openJournal(t, path, 100)   // the first one is never closed
 	require.Equal(t, hashes(txs), hashes(got))
 
 	j2, got := openJournal(t, path, 100)

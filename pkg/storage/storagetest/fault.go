@@ -35,7 +35,7 @@ type FaultStore struct {
 	getErr  error
 	seekErr error
 	putErr  error
-	kvErr   error // Put and Delete
+	kvErr   error         // Put and Delete
 	gate    chan struct{} // non-nil: PutChangeSet waits until it is closed
 	started chan struct{} // receives a value as each PutChangeSet starts
 	calls   int
