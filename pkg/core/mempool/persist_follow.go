@@ -24,9 +24,10 @@ const followCapacity = 4096
 func (j *Journal) Follow(p *Pool) (stop func()) {
 	done := make(chan struct{})
 	ended := make(chan struct{})
+	sub := p.Subscribe(followCapacity) // before returning: no event is missed
 	go func() {
 		defer close(ended)
-		j.follow(p, done)
+		j.follow(p, sub, done)
 	}()
 	var once sync.Once
 	return func() {
@@ -35,8 +36,7 @@ func (j *Journal) Follow(p *Pool) (stop func()) {
 	}
 }
 
-func (j *Journal) follow(p *Pool, done <-chan struct{}) {
-	sub := p.Subscribe(followCapacity)
+func (j *Journal) follow(p *Pool, sub *Subscription, done <-chan struct{}) {
 	defer func() { sub.Close() }()
 	for {
 		select {
