@@ -47,7 +47,7 @@ func (c *Chain) add(b *block.Block, speculative bool) error {
 		return fmt.Errorf("%w: block %d, expected %d", ErrBlockIndex, b.Index, h+1)
 	}
 	mode := addMode{verify: !c.cfg.Ledger.SkipBlockVerification, speculative: speculative, log: logWrite}
-	if speculative {
+	if speculative || c.cfg.noBlockLog {
 		mode.log = logNone
 	}
 	return c.addBlock(b, mode)

@@ -168,6 +168,7 @@ func TestDiskFullPausesAndResumes(t *testing.T) {
 	requireSeen(t, c, want) // reads go on
 	tx := &transaction.Transaction{Script: []byte{0x40}, ValidUntilBlock: 10}
 	require.ErrorIs(t, c.VerifyTxConcurrent(tx), ErrStorage)
+	require.ErrorIs(t, c.VerifyTx(tx), ErrStorage)
 
 	f.FailWrites(nil)
 	require.NoError(t, waitState(t, states), "resumes by itself")

@@ -78,6 +78,9 @@ type Config struct {
 	// executor replaces the interop-based execution in tests of the
 	// persistence machinery.
 	executor executor
+	// noBlockLog adds blocks without the block log (the benchmark of its
+	// cost).
+	noBlockLog bool
 }
 
 // Chain is the blockchain: it verifies, executes and persists blocks and
