@@ -50,3 +50,10 @@ func SidecarPath(cfg DBConfiguration, name string) string {
 	}
 	return filepath.Clean(p) + "." + name
 }
+
+// WriteRecoverer is a Store that may keep failing writes after one failed
+// (LevelDB's journal does) until told to recover. RecoverWrites may block
+// until the cause is gone (space freed) or the store is closed.
+type WriteRecoverer interface {
+	RecoverWrites() error
+}

@@ -132,6 +132,28 @@ func (c *Chain) tryResume() {
 	}
 }
 
+// retryDue reports whether the next write attempt of a chain in the
+// storage-failure state is due.
+func (c *Chain) retryDue() bool {
+	c.addMu.Lock()
+	defer c.addMu.Unlock()
+	return !time.Now().Before(c.health.nextTry)
+}
+
+// recoverStore asks a store that keeps failing writes after a failure
+// (storage.WriteRecoverer: LevelDB) to take writes again, before the
+// writes are retried. It runs without the chain's lock: it may wait until
+// the disk has space again, or until Close closes the store.
+func (c *Chain) recoverStore() {
+	r, ok := c.store.(storage.WriteRecoverer)
+	if !ok || c.closed.Load() {
+		return
+	}
+	if err := r.RecoverWrites(); err != nil {
+		c.log.Debug("store not writable yet", zap.Error(err))
+	}
+}
+
 // breakWith stops the chain for good after a failure that left part of a
 // block in the write cache. REQUIRES: addMu held.
 func (c *Chain) breakWith(err error) error {
@@ -190,6 +212,9 @@ func (c *Chain) persistLoop(stop <-chan struct{}, tick time.Duration) {
 		case <-stop:
 			return
 		case <-t.C:
+		}
+		if c.StorageErr() != nil && c.retryDue() {
+			c.recoverStore()
 		}
 		c.addMu.Lock()
 		switch {

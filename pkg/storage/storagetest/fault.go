@@ -127,6 +127,18 @@ func (f *FaultStore) PutSync(key, value []byte) error {
 	return f.Inner.Put(key, value)
 }
 
+// RecoverWrites implements storage.WriteRecoverer: it forwards to Inner
+// when Inner has the method, honouring FailWrites.
+func (f *FaultStore) RecoverWrites() error {
+	if err := f.writeErr(); err != nil {
+		return err
+	}
+	if r, ok := f.Inner.(interface{ RecoverWrites() error }); ok {
+		return r.RecoverWrites()
+	}
+	return nil
+}
+
 // Delete implements storage.Store, honouring FailWrites.
 func (f *FaultStore) Delete(key []byte) error {
 	if err := f.writeErr(); err != nil {
