@@ -164,7 +164,9 @@ func BenchmarkAddBlockLog(b *testing.B) {
 			name = "leveldb/unlogged"
 		}
 		b.Run(name, func(b *testing.B) {
+			var cpu time.Duration
 			for b.Loop() {
+				start := processCPU()
 				n, err := NewNativeSet(&cfg.ProtocolConfiguration)
 				require.NoError(b, err)
 				c, err := Open(Config{Protocol: cfg.ProtocolConfiguration, Ledger: cfg.ApplicationConfiguration.Ledger,
@@ -174,8 +176,10 @@ func BenchmarkAddBlockLog(b *testing.B) {
 					require.NoError(b, c.AddBlock(blk))
 				}
 				require.NoError(b, c.Close())
+				cpu += processCPU() - start
 			}
 			b.ReportMetric(float64(len(blocks))*float64(b.N)/b.Elapsed().Seconds(), "blocks/s")
+			b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
 		})
 	}
 }
