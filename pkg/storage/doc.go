@@ -21,6 +21,9 @@
 // chain's block log). IsNoSpace recognises a full disk; SidecarPath names
 // files kept next to the database (the saved transaction pool).
 // MemCachedStore.Abandon closes a cache without writing its live layer.
+// WriteRecoverer (LevelDB: reopen the database, whose journal keeps failing
+// after one failed write) makes a store take writes again after a full
+// disk.
 //
 // pkg/storage/storagetest provides FaultStore, a wrapper that injects
 // errors (FailWrites: every write, as a full disk does) and holds writes,
