@@ -158,19 +158,16 @@ func BenchmarkAddBlockLog(b *testing.B) {
 			blocks = append(blocks, blk)
 		}
 	}
-	for _, logged := range []bool{true, false} {
-		name := "leveldb/logged"
-		if !logged {
-			name = "leveldb/unlogged"
-		}
-		b.Run(name, func(b *testing.B) {
+	for _, mode := range []string{"logged", "logged-nosync", "unlogged"} {
+		b.Run("leveldb/"+mode, func(b *testing.B) {
 			var cpu time.Duration
 			for b.Loop() {
 				start := processCPU()
 				n, err := NewNativeSet(&cfg.ProtocolConfiguration)
 				require.NoError(b, err)
 				c, err := Open(Config{Protocol: cfg.ProtocolConfiguration, Ledger: cfg.ApplicationConfiguration.Ledger,
-					Store: benchStore(b, config.DBLevelDB, b.TempDir()), Natives: n, noBlockLog: !logged})
+					Store: benchStore(b, config.DBLevelDB, b.TempDir()), Natives: n, noBlockLog: mode == "unlogged",
+					BlockLogNoSync: mode == "logged-nosync"})
 				require.NoError(b, err)
 				for _, blk := range blocks {
 					require.NoError(b, c.AddBlock(blk))

@@ -59,8 +59,12 @@ func (c *Chain) startLogWrite(b *block.Block) (wait func() error) {
 	if err != nil {
 		return func() error { return fmt.Errorf("chain: block log: %w", err) }
 	}
+	put := storage.PutDurable
+	if c.cfg.BlockLogNoSync {
+		put = storage.Store.Put
+	}
 	done := make(chan error, 1)
-	go func() { done <- storage.PutDurable(c.store, blockLogKey(b.Index), raw) }()
+	go func() { done <- put(c.store, blockLogKey(b.Index), raw) }()
 	return func() error {
 		if err := <-done; err != nil {
 			return fmt.Errorf("%w: block log: %w", ErrStorage, err)

@@ -60,6 +60,12 @@ type Config struct {
 	// the background while the next blocks execute (for measurements and
 	// debugging; slower).
 	PersistSync bool
+	// BlockLogNoSync writes the block log with a plain write instead of an
+	// fsync'd one: an announced block then survives a crash of the process
+	// (SIGKILL included) but not a power loss or a kernel crash. It saves
+	// an fsync per block (see BenchmarkAddBlockLog), which matters only
+	// when blocks come much faster than one every few milliseconds.
+	BlockLogNoSync bool
 	// StorageRetry is the first wait before the chain retries the writes
 	// the store refused (DefaultStorageRetry when 0); it doubles up to 30 s
 	// while they keep failing (see persist.go).
