@@ -20,6 +20,7 @@ import (
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
 	"github.com/n3d-io/n3d/pkg/network"
 	"github.com/n3d-io/n3d/pkg/rpc/server"
+	"github.com/n3d-io/n3d/pkg/services/stateroot"
 	"github.com/n3d-io/n3d/pkg/storage"
 )
 
@@ -42,6 +43,7 @@ type Node struct {
 	reg      prometheus.Registerer
 	gatherer prometheus.Gatherer
 	consKeys []*keys.PrivateKey
+	srKeys   []*keys.PrivateKey // the StateRoot section's wallet keys
 
 	chain   *chain.Chain
 	natives *chain.NativeSet
@@ -52,6 +54,7 @@ type Node struct {
 	p2p     atomic.Pointer[network.Server] // set once the server runs
 	rpc     *server.Server
 	cons    *consensus.Service
+	sr      *stateroot.Service
 	monitor []net.Addr // Prometheus and pprof listeners
 
 	mu      sync.Mutex
@@ -123,6 +126,11 @@ func New(cfg config.Config, opts ...Option) (*Node, error) {
 		}
 		n.consKeys = ks
 	}
+	srKeys, err := serviceKeys("stateroot", cfg.ApplicationConfiguration.StateRoot)
+	if err != nil {
+		return nil, err
+	}
+	n.srKeys = srKeys
 	c, err := openChain(cfg, n.log, o.store, o.onChanges)
 	if err != nil {
 		return nil, fmt.Errorf("chain: %w", err)
@@ -269,6 +277,7 @@ func (n *Node) MonitoringAddrs() []net.Addr { return n.monitor }
 // order: consensus, RPC, P2P, pipeline, monitoring; Stop closes the chain
 // last).
 func (n *Node) startServices(ctx context.Context) error {
+	n.warnUnsupported()
 	stopMon, monAddrs, err := n.startMonitoring(ctx)
 	if err != nil {
 		return err
@@ -287,6 +296,10 @@ func (n *Node) startServices(ctx context.Context) error {
 			return err
 		}
 	}
+	// Built before the P2P server (which hands it payloads), run after it.
+	if n.sr, err = n.newStateRoot(); err != nil {
+		return err
+	}
 	stopNet, err := n.startNetwork(ctx)
 	if err != nil {
 		return err
@@ -297,6 +310,7 @@ func (n *Node) startServices(ctx context.Context) error {
 		return err
 	}
 	n.st.add("rpc", stopRPC)
+	n.st.add("stateroot", n.startStateRoot(ctx))
 	if n.cons != nil {
 		n.st.add("consensus", n.startConsensus(ctx))
 	}
