@@ -73,6 +73,8 @@ type options struct {
 	gatherer  prometheus.Gatherer
 	keys      []*keys.PrivateKey
 	keysSet   bool
+	srKeys    []*keys.PrivateKey // WithStateRootKeys
+	srKeysSet bool
 	onChanges func(uint32, []chain.StorageChange)
 }
 
@@ -126,11 +128,9 @@ func New(cfg config.Config, opts ...Option) (*Node, error) {
 		}
 		n.consKeys = ks
 	}
-	srKeys, err := serviceKeys("stateroot", cfg.ApplicationConfiguration.StateRoot)
-	if err != nil {
+	if err := n.readStateRootKeys(o); err != nil {
 		return nil, err
 	}
-	n.srKeys = srKeys
 	c, err := openChain(cfg, n.log, o.store, o.onChanges)
 	if err != nil {
 		return nil, fmt.Errorf("chain: %w", err)
@@ -272,10 +272,11 @@ func (n *Node) Consensus() *consensus.Service { return n.cons }
 func (n *Node) MonitoringAddrs() []net.Addr { return n.monitor }
 
 // startServices starts, in dependency order, the monitoring listeners,
-// the mempool and its ingress pipeline, the P2P server, the RPC server and
-// the consensus service, and records each in n.st (stopped in reverse
-// order: consensus, RPC, P2P, pipeline, monitoring; Stop closes the chain
-// last).
+// the mempool and its ingress pipeline, the P2P server, the RPC server, the
+// state-root service and the consensus service, and records each in n.st
+// (stopped in reverse order: consensus, state root, RPC, P2P, pipeline,
+// monitoring; Stop closes the chain last). It first logs a warning for each
+// unsupported setting of the configuration.
 func (n *Node) startServices(ctx context.Context) error {
 	n.warnUnsupported()
 	stopMon, monAddrs, err := n.startMonitoring(ctx)

@@ -42,6 +42,25 @@ func serviceKeys(name string, c config.InternalService) ([]*keys.PrivateKey, err
 	return ks, nil
 }
 
+// WithStateRootKeys gives the state-root service its signing keys
+// instead of reading the StateRoot section's UnlockWallet (the service
+// signs with the first designated state validator among them).
+func WithStateRootKeys(ks ...*keys.PrivateKey) Option {
+	return func(o *options) { o.srKeys, o.srKeysSet = ks, true }
+}
+
+// readStateRootKeys sets the state-root service's keys: the option's, or
+// those of the StateRoot section's wallet when the section is enabled.
+func (n *Node) readStateRootKeys(o options) error {
+	if o.srKeysSet {
+		n.srKeys = o.srKeys
+		return nil
+	}
+	ks, err := serviceKeys("stateroot", n.cfg.ApplicationConfiguration.StateRoot)
+	n.srKeys = ks
+	return err
+}
+
 // warnUnsupported logs, once at start, each configured setting n3d does
 // not implement (config.(*Config).Unsupported).
 func (n *Node) warnUnsupported() {
