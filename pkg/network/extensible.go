@@ -64,10 +64,17 @@ func NewExtensibleAdmission(cfg ExtensibleConfig) (*ExtensibleAdmission, error) 
 	return &ExtensibleAdmission{cfg: cfg}, nil
 }
 
-// Check admits e (nil: relay it) or says why not.
+// Check admits e (nil: relay it) or says why not. A payload whose window
+// starts at the next block goes to its category's handler (if any) but is
+// not admitted.
 func (a *ExtensibleAdmission) Check(e *payload.Extensible) error {
 	h := a.cfg.Height()
-	if h < e.ValidBlockStart || h >= e.ValidBlockEnd {
+	hd := a.cfg.Handlers[e.Category]
+	// A payload valid from the next block on may have outrun that block:
+	// a category's handler may keep it (a state-validated root does), it
+	// is never relayed early.
+	early := e.ValidBlockStart == h+1 && hd != nil
+	if (h < e.ValidBlockStart && !early) || h >= e.ValidBlockEnd {
 		return fmt.Errorf("%w: [%d, %d) at %d", ErrExtensibleNotValidNow, e.ValidBlockStart, e.ValidBlockEnd, h)
 	}
 	ok, err := a.allowed(h, e.Sender)
@@ -80,10 +87,16 @@ func (a *ExtensibleAdmission) Check(e *payload.Extensible) error {
 	if err := a.cfg.VerifyWitness(e); err != nil {
 		return fmt.Errorf("%w: %w", ErrInvalidExtensible, err)
 	}
-	if hd := a.cfg.Handlers[e.Category]; hd != nil {
-		return hd(e)
+	switch {
+	case hd == nil:
+		return nil
+	case early:
+		if err := hd(e); err != nil {
+			return err
+		}
+		return fmt.Errorf("%w: valid from %d at %d", ErrExtensibleNotValidNow, e.ValidBlockStart, h)
 	}
-	return nil
+	return hd(e)
 }
 
 // allowed reports whether acc may send extensible payloads at height.

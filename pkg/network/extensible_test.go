@@ -200,3 +200,46 @@ func TestRejectCache(t *testing.T) {
 	require.Len(t, c.m, maxRejected)
 	require.Len(t, c.order, maxRejected)
 }
+
+// TestExtensibleAdmissionEarly: a payload valid from the next block on
+// reaches its category's handler (which may keep it) but is not relayed;
+// one of a category nobody handles is refused; the generic checks come
+// first either way.
+func TestExtensibleAdmissionEarly(t *testing.T) {
+	k, err := keys.NewPrivateKey()
+	require.NoError(t, err)
+	var seen []string
+	witnessOK := true
+	adm, err := NewExtensibleAdmission(ExtensibleConfig{
+		Height:  func() uint32 { return 7 },
+		Senders: func() ([]util.Uint160, error) { return []util.Uint160{k.ScriptHash()}, nil },
+		VerifyWitness: func(*payload.Extensible) error {
+			if !witnessOK {
+				return errors.New("bad witness")
+			}
+			return nil
+		},
+		Handlers: map[string]func(*payload.Extensible) error{
+			"StateService": func(e *payload.Extensible) error { seen = append(seen, e.Category); return nil },
+		},
+	})
+	require.NoError(t, err)
+	pl := func(cat string, start, end uint32) *payload.Extensible {
+		return &payload.Extensible{Category: cat, ValidBlockStart: start, ValidBlockEnd: end, Sender: k.ScriptHash()}
+	}
+	require.ErrorIs(t, adm.Check(pl("StateService", 8, 20)), ErrExtensibleNotValidNow)
+	require.Equal(t, []string{"StateService"}, seen)
+	require.ErrorIs(t, adm.Check(pl("Oracle", 8, 20)), ErrExtensibleNotValidNow)
+	require.ErrorIs(t, adm.Check(pl("StateService", 9, 20)), ErrExtensibleNotValidNow)
+	require.ErrorIs(t, adm.Check(pl("StateService", 0, 7)), ErrExtensibleNotValidNow)
+	require.Len(t, seen, 1)
+	require.NoError(t, adm.Check(pl("Oracle", 7, 8)))
+	require.NoError(t, adm.Check(pl("StateService", 0, 8)))
+	require.Len(t, seen, 2)
+	witnessOK = false
+	require.ErrorIs(t, adm.Check(pl("StateService", 8, 20)), ErrInvalidExtensible)
+	require.Len(t, seen, 2)
+	other := pl("Oracle", 0, 8)
+	other.Sender = util.Uint160{1}
+	require.ErrorIs(t, adm.Check(other), ErrInvalidExtensible)
+}
