@@ -54,8 +54,9 @@ func networkConfig(cfg config.Config) (network.Config, error) {
 // startNetwork starts the block queue feeding the chain, the P2P server
 // and the relay of new blocks. Transactions from peers go to the ingress
 // pipeline (and to consensus while a round misses some); extensible
-// payloads to the generic admission, then to their category's service. The returned stop cancels them and
-// waits until all have returned (called before the chain is closed).
+// payloads to the generic admission, then to their category's service.
+// The returned stop cancels them and waits until all have returned
+// (called before the chain is closed).
 func (n *Node) startNetwork(ctx context.Context) (stop func() error, err error) {
 	c := n.chain
 	cfg, err := networkConfig(n.cfg)
