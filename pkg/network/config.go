@@ -149,8 +149,10 @@ type Config struct {
 	// others; nil: dropped. It is called from the peer's transaction worker
 	// and must not block for long; the pipeline deduplicates and verifies.
 	OnTransaction func(peer uint64, tx *transaction.Transaction)
-	// OnExtensible receives extensible payloads; a nil error means the
-	// payload is valid and is cached and re-announced. Nil: extensible
+	// OnExtensible receives extensible payloads (ExtensibleAdmission.Check);
+	// a nil error means the payload is valid and is cached and
+	// re-announced; an error wrapping ErrInvalidExtensible disconnects the
+	// sender; a refused payload is not requested again. Nil: extensible
 	// payloads are not requested.
 	OnExtensible func(e *payload.Extensible) error
 	// Log receives the server's log (zap.NewNop when nil).

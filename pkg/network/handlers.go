@@ -46,8 +46,7 @@ func (s *Server) handle(p *peer, m *message.Message) error {
 	case *transaction.Transaction:
 		return s.handleTx(p, pl)
 	case *payload.Extensible:
-		s.handleExtensible(p, pl)
-		return nil
+		return s.handleExtensible(p, pl)
 	}
 	switch m.Command {
 	case message.CmdVersion, message.CmdVerack:
@@ -223,7 +222,7 @@ func (s *Server) handleInv(p *peer, inv *payload.Inventory) error {
 		if s.cfg.OnExtensible == nil {
 			return nil
 		}
-		known = s.ext.has
+		known = s.knownExtensible
 		q = qHigh
 	default:
 		return fmt.Errorf("%w: inventory type %s", ErrProtocol, inv.Type)

@@ -97,22 +97,6 @@ func (s *Server) handleTx(p *peer, tx *transaction.Transaction) error {
 	}
 }
 
-// handleExtensible passes an extensible payload to its handler; a valid
-// one is cached for getdata and announced to the other peers.
-func (s *Server) handleExtensible(p *peer, e *payload.Extensible) {
-	h := e.Hash()
-	s.seen.remove(h)
-	if s.cfg.OnExtensible == nil || s.ext.has(h) {
-		return
-	}
-	if err := s.cfg.OnExtensible(e); err != nil {
-		s.log.Debug("extensible payload rejected", zap.Stringer("addr", p),
-			zap.String("category", e.Category), zap.Error(err))
-		return
-	}
-	s.RelayExtensible(e)
-}
-
 // known reports whether an item of an inventory is here already.
 func (s *Server) known(typ payload.InventoryType, h util.Uint256) bool {
 	switch typ {
@@ -122,7 +106,7 @@ func (s *Server) known(typ payload.InventoryType, h util.Uint256) bool {
 		_, err := s.cfg.Ledger.GetHeader(h)
 		return err == nil
 	case payload.InvExtensible:
-		return s.ext.has(h)
+		return s.knownExtensible(h)
 	}
 	return false
 }

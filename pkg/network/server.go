@@ -57,6 +57,8 @@ type Server struct {
 		// handshake (MaxPeers bounds it).
 		handshaked int
 	}
+
+	rejected *rejectCache // extensibles OnExtensible refused
 }
 
 // New validates cfg, applies defaults and returns a server ready to Run.
@@ -81,6 +83,7 @@ func New(cfg Config) (*Server, error) {
 	s.book = newAddrBook(&s.cfg, s.own.is)
 	s.sync = newSyncer(s)
 	s.ext = newExtCache(cfg.ExtensibleCache)
+	s.rejected = newRejectCache()
 	s.seen = newInflight()
 	s.pending = newTxAges()
 	s.mu.peers = make(map[*peer]struct{})

@@ -15,7 +15,6 @@ import (
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
 	"github.com/n3d-io/n3d/pkg/network/payload"
 	"github.com/n3d-io/n3d/pkg/util"
-	"github.com/n3d-io/n3d/pkg/wallet"
 	"go.uber.org/zap"
 )
 
@@ -23,22 +22,7 @@ import (
 // keys when the service is enabled (nil otherwise), so that a wrong path
 // or password fails at start-up.
 func ConsensusKeys(c config.InternalService) ([]*keys.PrivateKey, error) {
-	if !c.Enabled {
-		return nil, nil
-	}
-	data, err := c.UnlockWallet.ReadFile()
-	if err != nil {
-		return nil, fmt.Errorf("consensus: %w", err)
-	}
-	w, err := wallet.FromBytes(data)
-	if err != nil {
-		return nil, fmt.Errorf("consensus: wallet %s: %w", c.UnlockWallet.Path, err)
-	}
-	ks, err := consensus.KeysFromWallet(w, c.UnlockWallet.Password)
-	if err != nil {
-		return nil, fmt.Errorf("consensus: wallet %s: %w", c.UnlockWallet.Path, err)
-	}
-	return ks, nil
+	return serviceKeys("consensus", c)
 }
 
 // blockTime is the current block time (chain.LimitsAt: Policy's

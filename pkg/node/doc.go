@@ -1,8 +1,8 @@
 /*
 Package node builds and runs a whole n3d node from a configuration and
 injected dependencies: the chain, the memory pool and its ingress pipeline,
-the P2P server, the JSON-RPC server, the dBFT service and the monitoring
-listeners. It is the one place where the services are wired to each other
+the P2P server, the JSON-RPC server, the dBFT service, the state-root
+service and the monitoring listeners. It is the one place where the services are wired to each other
 (layer L5 of docs/architecture.md); each service only knows the small
 interfaces and func fields of its own Config.
 
@@ -11,7 +11,7 @@ interfaces and func fields of its own Config.
 
 or, for a program that wants the node beside other work:
 
-	err = n.Start(ctx)   // monitoring, mempool, P2P, RPC, consensus
+	err = n.Start(ctx)   // monitoring, mempool, P2P, RPC, state root, consensus
 	...                  // n.Chain(), n.Pool(), n.RPCAddrs(), n.P2PAddrs()...
 	err = n.Stop()       // reverse order, then the chain is closed
 
@@ -39,9 +39,11 @@ offers New(Config) and Start/Stop or Run(ctx). To wire it here:
     stop with n.st.add("xxx", stop), running its goroutines in a
     newGroup(ctx, log) so Stop waits for them; Stop then stops it before
     the services it depends on;
- 3. if it takes extensible payloads of its own category, add its admission
-    rule to the handlers map in startNetwork (routeExtensible refuses
-    categories nobody handles);
+ 3. if it takes extensible payloads of its own category, add its rule to
+    the handlers map in startNetwork (network.ExtensibleAdmission checks
+    every payload's height, sender and witness first and relays valid
+    payloads of categories nobody handles; a handler reports a
+    misbehaving sender by wrapping network.ErrInvalidExtensible);
  4. add an accessor if a test or an embedding program needs it, and the
     package to the layer table (internal/layers, docs/architecture.md).
 */

@@ -14,6 +14,7 @@ import (
 	"github.com/n3d-io/n3d/pkg/core/txpipe"
 	"github.com/n3d-io/n3d/pkg/network"
 	"github.com/n3d-io/n3d/pkg/network/payload"
+	"github.com/n3d-io/n3d/pkg/services/stateroot"
 	"github.com/n3d-io/n3d/pkg/util"
 )
 
@@ -53,8 +54,9 @@ func networkConfig(cfg config.Config) (network.Config, error) {
 // startNetwork starts the block queue feeding the chain, the P2P server
 // and the relay of new blocks. Transactions from peers go to the ingress
 // pipeline (and to consensus while a round misses some); extensible
-// payloads to consensus admission. The returned stop cancels them and
-// waits until all have returned (called before the chain is closed).
+// payloads to the generic admission, then to their category's service.
+// The returned stop cancels them and waits until all have returned
+// (called before the chain is closed).
 func (n *Node) startNetwork(ctx context.Context) (stop func() error, err error) {
 	c := n.chain
 	cfg, err := networkConfig(n.cfg)
@@ -76,6 +78,13 @@ func (n *Node) startNetwork(ctx context.Context) (stop func() error, err error) 
 		return nil, fmt.Errorf("p2p: %w", err)
 	}
 	handlers := map[string]func(*payload.Extensible) error{consensus.Category: adm.Check}
+	if n.sr != nil {
+		handlers[stateroot.Category] = stateRootHandler(n.sr)
+	}
+	ext, err := n.extensibleAdmission(handlers)
+	if err != nil {
+		return nil, fmt.Errorf("p2p: %w", err)
+	}
 	cfg.Ledger, cfg.Blocks, cfg.Log = c, q, log
 	cfg.Pool = poolView{n.pool, n.pipe}
 	cons, pipe := n.cons, n.pipe
@@ -89,7 +98,7 @@ func (n *Node) startNetwork(ctx context.Context) (stop func() error, err error) 
 		// answer here; verdicts come later.
 		_ = pipe.Submit(txpipe.Source(peer), tx)
 	}
-	cfg.OnExtensible = func(e *payload.Extensible) error { return routeExtensible(handlers, e) }
+	cfg.OnExtensible = ext.Check
 	srv, err := network.New(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("p2p: %w", err)
@@ -122,18 +131,6 @@ func (n *Node) startNetwork(ctx context.Context) (stop func() error, err error) 
 	case <-runDone:
 		return nil, stop()
 	}
-}
-
-// routeExtensible hands a peer's extensible payload to the admission rule
-// of its category (a service taking payloads of its own category, such as
-// a state-root service, adds its handler to the map in startNetwork). A
-// payload of another category is refused: not cached, not relayed.
-func routeExtensible(handlers map[string]func(*payload.Extensible) error, e *payload.Extensible) error {
-	h, ok := handlers[e.Category]
-	if !ok {
-		return fmt.Errorf("%w: %q", consensus.ErrExtensibleCategory, e.Category)
-	}
-	return h(e)
 }
 
 // poolView is the mempool as the P2P server reads it: a transaction is

@@ -15,9 +15,7 @@ import (
 
 	"github.com/n3d-io/n3d/pkg/buildinfo"
 	"github.com/n3d-io/n3d/pkg/config"
-	"github.com/n3d-io/n3d/pkg/consensus"
 	"github.com/n3d-io/n3d/pkg/network"
-	"github.com/n3d-io/n3d/pkg/network/payload"
 	"github.com/stretchr/testify/require"
 )
 
@@ -115,17 +113,4 @@ func withMempool(ctx context.Context, t *testing.T, n *Node) {
 	stop, err := n.startMempool(ctx)
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, stop()) })
-}
-
-// routeExtensible refuses categories no service handles and hands the
-// others to their rule.
-func TestRouteExtensible(t *testing.T) {
-	var got []string
-	handlers := map[string]func(*payload.Extensible) error{
-		consensus.Category: func(e *payload.Extensible) error { got = append(got, e.Category); return nil },
-	}
-	require.NoError(t, routeExtensible(handlers, &payload.Extensible{Category: consensus.Category}))
-	err := routeExtensible(handlers, &payload.Extensible{Category: "StateService"})
-	require.ErrorIs(t, err, consensus.ErrExtensibleCategory)
-	require.Equal(t, []string{consensus.Category}, got)
 }

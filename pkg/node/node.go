@@ -20,6 +20,7 @@ import (
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
 	"github.com/n3d-io/n3d/pkg/network"
 	"github.com/n3d-io/n3d/pkg/rpc/server"
+	"github.com/n3d-io/n3d/pkg/services/stateroot"
 	"github.com/n3d-io/n3d/pkg/storage"
 )
 
@@ -42,6 +43,7 @@ type Node struct {
 	reg      prometheus.Registerer
 	gatherer prometheus.Gatherer
 	consKeys []*keys.PrivateKey
+	srKeys   []*keys.PrivateKey // the StateRoot section's wallet keys
 
 	chain   *chain.Chain
 	natives *chain.NativeSet
@@ -52,6 +54,7 @@ type Node struct {
 	p2p     atomic.Pointer[network.Server] // set once the server runs
 	rpc     *server.Server
 	cons    *consensus.Service
+	sr      *stateroot.Service
 	monitor []net.Addr // Prometheus and pprof listeners
 
 	mu      sync.Mutex
@@ -70,6 +73,8 @@ type options struct {
 	gatherer  prometheus.Gatherer
 	keys      []*keys.PrivateKey
 	keysSet   bool
+	srKeys    []*keys.PrivateKey // WithStateRootKeys
+	srKeysSet bool
 	onChanges func(uint32, []chain.StorageChange)
 }
 
@@ -122,6 +127,9 @@ func New(cfg config.Config, opts ...Option) (*Node, error) {
 			return nil, err
 		}
 		n.consKeys = ks
+	}
+	if err := n.readStateRootKeys(o); err != nil {
+		return nil, err
 	}
 	c, err := openChain(cfg, n.log, o.store, o.onChanges)
 	if err != nil {
@@ -264,11 +272,13 @@ func (n *Node) Consensus() *consensus.Service { return n.cons }
 func (n *Node) MonitoringAddrs() []net.Addr { return n.monitor }
 
 // startServices starts, in dependency order, the monitoring listeners,
-// the mempool and its ingress pipeline, the P2P server, the RPC server and
-// the consensus service, and records each in n.st (stopped in reverse
-// order: consensus, RPC, P2P, pipeline, monitoring; Stop closes the chain
-// last).
+// the mempool and its ingress pipeline, the P2P server, the RPC server, the
+// state-root service and the consensus service, and records each in n.st
+// (stopped in reverse order: consensus, state root, RPC, P2P, pipeline,
+// monitoring; Stop closes the chain last). It first logs a warning for each
+// unsupported setting of the configuration.
 func (n *Node) startServices(ctx context.Context) error {
+	n.warnUnsupported()
 	stopMon, monAddrs, err := n.startMonitoring(ctx)
 	if err != nil {
 		return err
@@ -287,6 +297,10 @@ func (n *Node) startServices(ctx context.Context) error {
 			return err
 		}
 	}
+	// Built before the P2P server (which hands it payloads), run after it.
+	if n.sr, err = n.newStateRoot(); err != nil {
+		return err
+	}
 	stopNet, err := n.startNetwork(ctx)
 	if err != nil {
 		return err
@@ -297,6 +311,7 @@ func (n *Node) startServices(ctx context.Context) error {
 		return err
 	}
 	n.st.add("rpc", stopRPC)
+	n.st.add("stateroot", n.startStateRoot(ctx))
 	if n.cons != nil {
 		n.st.add("consensus", n.startConsensus(ctx))
 	}

@@ -258,7 +258,7 @@ func TestNodeServesRPC(t *testing.T) {
 	require.JSONEq(t, `{"unconnected":[],"connected":[],"bad":[]}`, string(r.result("getpeers")))
 
 	r.stop()
-	require.Equal(t, []string{"rpc", "p2p", "mempool", "monitor", "chain"}, r.stopOrder())
+	require.Equal(t, []string{"stateroot", "rpc", "p2p", "mempool", "monitor", "chain"}, r.stopOrder())
 }
 
 // TestNodePoolsSubmittedTransaction: a signed GAS transfer sent with
@@ -330,7 +330,7 @@ func TestSingleValidatorNodeProducesBlocks(t *testing.T) {
 	require.GreaterOrEqual(t, last.Timestamp-first.Timestamp, uint64(last.Index-first.Index)*uint64(cfg.ProtocolConfiguration.TimePerBlock.Milliseconds())*9/10)
 
 	r.stop()
-	require.Equal(t, []string{"consensus", "rpc", "p2p", "mempool", "monitor", "chain"}, r.stopOrder())
+	require.Equal(t, []string{"consensus", "stateroot", "rpc", "p2p", "mempool", "monitor", "chain"}, r.stopOrder())
 	require.Zero(t, r.logs.FilterLevelExact(zapcore.ErrorLevel).Len(), "errors logged: %v",
 		r.logs.FilterLevelExact(zapcore.ErrorLevel).All())
 }

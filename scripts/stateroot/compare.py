@@ -10,10 +10,12 @@ reported as "pending" (the StateRoot message may still be on its way), not
 as a difference. getstateheight's validatedrootindex must not differ by
 more than 2. Exits 1 on a difference.
 
-Meant for the process-level mixed networks of the state-root service once
-pkg/node wires it: neo-go state validators with an n3d observer, and n3d
-state validators with a neo-go observer (see
-scripts/neogo-stateroot-interop.sh for the in-process tests).
+Meant for process-level mixed networks of the state-root service (n3d node
+runs it on every node since pkg/node wires it): neo-go state validators with
+an n3d observer, and n3d state validators (StateRoot section enabled with a
+designated key's wallet) with a neo-go observer. The in-process tests of
+scripts/neogo-stateroot-interop.sh run whole n3d nodes (node.New) against
+neo-go the same way.
 """
 import json
 import sys

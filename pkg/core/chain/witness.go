@@ -217,7 +217,8 @@ func (c *Chain) defaultWitnessVM(vmv WitnessVM) WitnessVM {
 }
 
 // VerifyWitness checks witness w of account h for container (a
-// *transaction.Transaction or a *block.Header) against the current state
+// *transaction.Transaction, a *block.Header, or any other signed container
+// such as an extensible payload) against the current state
 // through the VM, within gasLimit datoshi (capped at MaxVerificationGas),
 // and returns the GAS it consumed.
 func (c *Chain) VerifyWitness(h util.Uint160, container any, w *transaction.Witness, gasLimit int64) (int64, error) {
@@ -325,6 +326,8 @@ func (c *Chain) verificationContext(d *dao.DAO, container any, gasLimit, pico in
 		cont = &block.Block{Header: *x}
 	case *block.Block:
 		cont = x
+	case interop.Container:
+		cont = x // an extensible payload: signatures cover magic ‖ its hash
 	default:
 		return nil, fmt.Errorf("%w: cannot verify a %T", ErrBadConfig, container)
 	}

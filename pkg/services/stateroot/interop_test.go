@@ -12,19 +12,16 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/n3d-io/n3d/pkg/config"
-	"github.com/n3d-io/n3d/pkg/core/blockqueue"
 	"github.com/n3d-io/n3d/pkg/core/chain"
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
-	"github.com/n3d-io/n3d/pkg/network"
-	"github.com/n3d-io/n3d/pkg/network/payload"
+	"github.com/n3d-io/n3d/pkg/node"
 	"github.com/n3d-io/n3d/pkg/services/stateroot"
-	"github.com/n3d-io/n3d/pkg/storage"
 	"github.com/n3d-io/n3d/pkg/wallet"
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/stretchr/testify/require"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zaptest"
@@ -34,8 +31,9 @@ import (
 // The interop tests put n3d's state-root service on one network with a real
 // neo-go v0.122.0 (NEOGO_BIN; scripts/neogo-stateroot-interop.sh): a
 // single-validator neo-go privnet (magic 4243, 1 s blocks, Genesis.Roles
-// designating one state validator) and an in-process n3d node (chain,
-// block queue, P2P server, state-root service) that syncs from it.
+// designating one state validator) and a whole in-process n3d node
+// (node.New: chain, block queue, P2P server, state-root service) that syncs
+// from it.
 //
 //   - TestInteropObserveNeogo: neo-go is the state validator; n3d stores
 //     the roots it signs and answers as neo-go does.
@@ -196,75 +194,26 @@ type n3dNode struct {
 	chain *chain.Chain
 }
 
-// startN3d runs a chain, a block queue, a P2P server dialling seed and the
-// state-root service (signing with ks, if any), wired as pkg/node is
-// told to wire them.
+// startN3d runs a whole n3d node (pkg/node: chain, block queue, P2P,
+// the state-root service, RPC off) dialling seed, its state-root service
+// signing with ks, if any.
 func startN3d(t *testing.T, sv []string, seed string, ks []*keys.PrivateKey) *n3dNode {
 	dir := t.TempDir()
 	cfg, err := config.LoadFile(writeYAML(t, filepath.Join(dir, "protocol.yml"), map[string]any{
 		"ProtocolConfiguration": protocol(sv...), "ApplicationConfiguration": map[string]any{"DBConfiguration": map[string]any{"Type": "inmemory"}}}), "")
 	require.NoError(t, err)
-	p := cfg.ProtocolConfiguration
-	natives, err := chain.NewNativeSet(&p)
-	require.NoError(t, err)
+	cfg.ProtocolConfiguration.SeedList = []string{seed}
+	p2p := &cfg.ApplicationConfiguration.P2P
+	p2p.Addresses = []string{"127.0.0.1:0"}
+	p2p.MinPeers, p2p.MaxPeers, p2p.AttemptConnPeers = 1, 10, 5
+	p2p.ProtoTickInterval, p2p.DialTimeout = 100*time.Millisecond, time.Second
 	log := zaptest.NewLogger(t, zaptest.Level(zap.InfoLevel))
-	c, err := chain.Open(chain.Config{Protocol: p, Store: storage.NewMemoryStore(), Natives: natives, BloomCapacity: 1000, Log: log})
+	reg := prometheus.NewRegistry()
+	n, err := node.New(cfg, node.WithLogger(log), node.WithMetrics(reg, reg), node.WithStateRootKeys(ks...))
 	require.NoError(t, err)
-	queue, err := blockqueue.New(blockqueue.Config{Ledger: c})
-	require.NoError(t, err)
-	var srv *network.Server
-	var srvMu sync.Mutex
-	svc, err := stateroot.New(stateroot.Config{Logger: log.Named("stateroot"), Magic: uint32(p.Magic),
-		Ledger: chain.StateRootReader{Chain: c, Natives: natives}, Keys: ks,
-		Broadcast: func(e *payload.Extensible) {
-			srvMu.Lock()
-			defer srvMu.Unlock()
-			srv.RelayExtensible(e)
-		},
-		Synced: func() bool {
-			srvMu.Lock()
-			defer srvMu.Unlock()
-			return srv.IsInSync()
-		},
-		TimePerBlock: func() time.Duration { return p.TimePerBlock }})
-	require.NoError(t, err)
-	srvMu.Lock()
-	srv, err = network.New(network.Config{
-		Magic: uint32(p.Magic), Listen: []network.ListenAddress{{Address: "127.0.0.1:0"}}, Seeds: []string{seed},
-		TimePerBlock: p.TimePerBlock, DialTimeout: time.Second, HandshakeTimeout: 2 * time.Second,
-		ProtoTickInterval: 100 * time.Millisecond, PingInterval: time.Hour, PingTimeout: time.Hour,
-		MinPeers: 1, MaxPeers: 10, AttemptConnPeers: 5, UserAgent: "/n3d-interop/",
-		Ledger: c, Blocks: queue, Log: log.Named("p2p"),
-		OnExtensible: func(e *payload.Extensible) error {
-			if e.Category != stateroot.Category {
-				return fmt.Errorf("category %q not handled here", e.Category)
-			}
-			return svc.OnPayload(e)
-		},
-	})
-	srvMu.Unlock()
-	require.NoError(t, err)
-	ctx, cancel := context.WithCancel(context.Background())
-	sub := c.Subscribe(chain.EventBlock, 0)
-	var wg sync.WaitGroup
-	wg.Add(4)
-	go func() { defer wg.Done(); _ = queue.Run(ctx) }()
-	go func() { defer wg.Done(); _ = srv.Run(ctx) }()
-	go func() { defer wg.Done(); _ = svc.Run(ctx) }()
-	go func() {
-		defer wg.Done()
-		for ev := range sub.C {
-			srv.RelayBlock(ev.Block)
-			svc.NotifyBlock()
-		}
-	}()
-	t.Cleanup(func() {
-		cancel()
-		sub.Close()
-		wg.Wait()
-		require.NoError(t, c.Close())
-	})
-	return &n3dNode{chain: c}
+	t.Cleanup(func() { require.NoError(t, n.Stop()) })
+	require.NoError(t, n.Start(context.Background()))
+	return &n3dNode{chain: n.Chain()}
 }
 
 func privateKey(t *testing.T, path, password string) *keys.PrivateKey {
