@@ -17,22 +17,22 @@ import (
 // ProtoTickInterval while below the minimum, four times slower otherwise.
 func (s *Server) loop(ctx context.Context) {
 	s.book.addSeeds(s.cfg.Seeds)
-	tick := time.NewTicker(s.cfg.ProtoTickInterval)
+	tick := s.clock.NewTicker(s.cfg.ProtoTickInterval)
 	defer tick.Stop()
-	retry := time.NewTicker(s.cfg.requestTimeout() / 4)
+	retry := s.clock.NewTicker(s.cfg.requestTimeout() / 4)
 	defer retry.Stop()
-	disc := time.NewTimer(0)
+	disc := s.clock.NewTimer(0)
 	defer disc.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case now := <-tick.C:
+		case now := <-tick.C():
 			s.pingPeers(now)
 			s.watch(now)
-		case now := <-retry.C:
+		case now := <-retry.C():
 			s.retryRequests(now)
-		case <-disc.C:
+		case <-disc.C():
 			disc.Reset(s.discover(ctx))
 		}
 	}

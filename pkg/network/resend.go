@@ -91,14 +91,14 @@ func (s *Server) txResendLoop(ctx context.Context) {
 		return
 	}
 	threshold := time.Duration(s.cfg.TxResendThreshold) * s.cfg.TimePerBlock
-	tick := time.NewTicker(s.cfg.TimePerBlock)
+	tick := s.clock.NewTicker(s.cfg.TimePerBlock)
 	defer tick.Stop()
 	var nextWarn time.Time
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case now := <-tick.C:
+		case now := <-tick.C():
 			_, peers := s.PeerCount()
 			r := s.pending.scan(s.cfg.Pool.TxHashes(), now, threshold, peers > 0)
 			s.metrics.staleTxs.Set(float64(r.stale))
