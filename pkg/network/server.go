@@ -94,7 +94,8 @@ func New(cfg Config) (*Server, error) {
 // Nonce is the identifier this node sends in its version.
 func (s *Server) Nonce() uint32 { return s.nonce }
 
-// Ready is closed once Run listens; it stays open when Run fails to
+// Ready is closed once Run listens and has armed its periodic timers
+// (so a fake clock may be advanced from then on); it stays open when Run fails to
 // bind a listen address (Run then returns the error).
 func (s *Server) Ready() <-chan struct{} { return s.ready }
 
@@ -119,22 +120,32 @@ func (s *Server) Run(ctx context.Context) error {
 	if err := s.listen(ctx); err != nil {
 		return err
 	}
-	close(s.ready)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// Every periodic timer is armed before Ready: a test or simulator on
+	// a fake clock may advance it as soon as Ready is closed.
+	s.book.addSeeds(s.cfg.Seeds)
+	lt := loopTimers{tick: s.clock.NewTicker(s.cfg.ProtoTickInterval),
+		retry: s.clock.NewTicker(s.cfg.requestTimeout() / 4), disc: s.clock.NewTimer(0)}
+	syncTick := s.clock.NewTicker(s.cfg.ProtoTickInterval)
+	s.wg.Add(2)
+	go func() { defer s.wg.Done(); s.txRelayLoop(ctx) }()
+	go func() { defer s.wg.Done(); s.sync.run(ctx, syncTick) }()
+	if s.cfg.Pool != nil {
+		resendTick := s.clock.NewTicker(s.cfg.TimePerBlock)
+		s.wg.Add(1)
+		go func() { defer s.wg.Done(); s.txResendLoop(ctx, resendTick) }()
+	}
 	s.mu.Lock()
 	for _, l := range s.mu.listeners {
 		s.wg.Add(1)
 		go func() { defer s.wg.Done(); s.acceptLoop(l) }()
 	}
 	s.mu.Unlock()
-	s.wg.Add(3)
-	go func() { defer s.wg.Done(); s.txRelayLoop(ctx) }()
-	go func() { defer s.wg.Done(); s.txResendLoop(ctx) }()
-	go func() { defer s.wg.Done(); s.sync.run(ctx) }()
+	close(s.ready)
 	s.log.Info("P2P server started", zap.Uint32("nonce", s.nonce),
 		zap.Stringers("listen", s.Addrs()), zap.Strings("seeds", s.cfg.Seeds))
-	s.loop(ctx)
+	s.loop(ctx, lt)
 	s.shutdown()
 	return nil
 }

@@ -5,6 +5,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/n3d-io/n3d/pkg/clock"
+
 	"github.com/n3d-io/n3d/pkg/network/message"
 	"github.com/n3d-io/n3d/pkg/network/payload"
 	"go.uber.org/zap"
@@ -56,8 +58,7 @@ func (y *syncer) stallTimeout() time.Duration {
 
 // run re-evaluates the requests when kicked (new peer, height news, block
 // received) and every ProtoTickInterval.
-func (y *syncer) run(ctx context.Context) {
-	tick := y.s.clock.NewTicker(y.s.cfg.ProtoTickInterval)
+func (y *syncer) run(ctx context.Context, tick clock.Ticker) {
 	defer tick.Stop()
 	for {
 		select {
