@@ -77,6 +77,7 @@ func (n *Node) startNetwork(ctx context.Context) (stop func() error, err error) 
 	}
 	handlers := map[string]func(*payload.Extensible) error{consensus.Category: adm.Check}
 	cfg.Ledger, cfg.Blocks, cfg.Log = c, q, log
+	cfg.Clock, cfg.Transport = n.clock, n.transport
 	cfg.Pool = poolView{n.pool, n.pipe}
 	cons, pipe := n.cons, n.pipe
 	cfg.OnTransaction = func(peer uint64, tx *transaction.Transaction) {
