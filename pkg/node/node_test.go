@@ -11,6 +11,7 @@ import (
 	"net/netip"
 	"path/filepath"
 	"runtime"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -429,6 +430,7 @@ func TestFourValidatorsOverP2P(t *testing.T) {
 		nodes []*runningNode
 		ks    []*keys.PrivateKey
 	)
+	cfgs := make([]config.Config, len(privnetWallets))
 	for i, w := range privnetWallets {
 		cfg, err := config.Parse(data, "")
 		require.NoError(t, err)
@@ -443,8 +445,25 @@ func TestFourValidatorsOverP2P(t *testing.T) {
 		a.Consensus.Enabled = true
 		a.Consensus.UnlockWallet = config.Wallet{Path: filepath.Join("..", "..", "pkg", "wallet", "testdata", w.file),
 			Password: w.password}
-		ks = append(ks, validatorKey(t, cfg))
-		nodes = append(nodes, startNode(t, cfg, WithTransport(mem.Host(memHost(i)))))
+		cfgs[i] = cfg
+	}
+	// The wallets' scrypt dominates the start: decrypt them at once,
+	// once each, and hand the keys to the nodes.
+	ks = make([]*keys.PrivateKey, len(cfgs))
+	errs := make([]error, len(cfgs))
+	var wg sync.WaitGroup
+	for i := range cfgs {
+		wg.Go(func() {
+			var got []*keys.PrivateKey
+			if got, errs[i] = ConsensusKeys(cfgs[i].ApplicationConfiguration.Consensus); errs[i] == nil {
+				ks[i] = got[0]
+			}
+		})
+	}
+	wg.Wait()
+	for i, cfg := range cfgs {
+		require.NoError(t, errs[i])
+		nodes = append(nodes, startNode(t, cfg, WithTransport(mem.Host(memHost(i))), WithConsensusKeys(ks[i])))
 	}
 	heightAll := func(h uint32) func() bool {
 		return func() bool {
