@@ -82,6 +82,7 @@ type peer struct {
 	handshaked atomic.Bool // set under the server's mu (Server.promote)
 	heard      atomic.Bool // the peer sent a byte
 	compress   atomic.Bool // the peer accepts compressed messages
+	writing    atomic.Bool // a Write is in progress (the watchdog armed)
 	height     atomic.Uint32
 
 	mu struct {
@@ -285,9 +286,12 @@ func (p *peer) writeLoop() {
 			}
 			buf = m.AppendBinary(buf, compress)
 		}
+		p.writing.Store(true)
 		watchdog.Reset(timeout)
 		_, err := p.conn.Write(buf)
-		if !watchdog.Stop() {
+		stopped := watchdog.Stop()
+		p.writing.Store(false)
+		if !stopped {
 			return // timed out: disconnected by the watchdog
 		}
 		if err != nil {
