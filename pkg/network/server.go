@@ -94,9 +94,9 @@ func New(cfg Config) (*Server, error) {
 // Nonce is the identifier this node sends in its version.
 func (s *Server) Nonce() uint32 { return s.nonce }
 
-// Ready is closed once Run listens and has armed its periodic timers
-// (so a fake clock may be advanced from then on); it stays open when Run fails to
-// bind a listen address (Run then returns the error).
+// Ready is closed once Run listens and has armed its periodic timers (a
+// fake clock may be advanced from then on); it stays open when Run fails
+// to bind a listen address (Run then returns the error).
 func (s *Server) Ready() <-chan struct{} { return s.ready }
 
 // Addrs returns the bound listen addresses (after Ready).
