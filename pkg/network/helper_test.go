@@ -22,7 +22,6 @@ import (
 	"github.com/n3d-io/n3d/pkg/network/memnet"
 	"github.com/n3d-io/n3d/pkg/storage"
 	"github.com/n3d-io/n3d/pkg/util"
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zaptest"
@@ -318,10 +317,19 @@ func (f *fakePool) len() int {
 // base (other tests' leftovers aside).
 func goroutinesSettle(t testing.TB, base int) {
 	t.Helper()
-	if !assert.Eventually(t, func() bool { return runtime.NumGoroutine() <= base }, 5*time.Second, 10*time.Millisecond) {
-		buf := make([]byte, 1<<20)
-		n := runtime.Stack(buf, true)
-		t.Fatalf("%d goroutines left (had %d):\n%s", runtime.NumGoroutine(), base, buf[:n])
+	// Polled here, not with require.Eventually, which runs the condition
+	// in a goroutine of its own.
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	deadline := time.After(5 * time.Second)
+	for runtime.NumGoroutine() > base {
+		select {
+		case <-tick.C:
+		case <-deadline:
+			buf := make([]byte, 1<<20)
+			n := runtime.Stack(buf, true)
+			t.Fatalf("%d goroutines left (had %d):\n%s", runtime.NumGoroutine(), base, buf[:n])
+		}
 	}
 }
 

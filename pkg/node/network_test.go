@@ -14,6 +14,7 @@ import (
 	"go.uber.org/zap/zaptest"
 
 	"github.com/n3d-io/n3d/pkg/buildinfo"
+	"github.com/n3d-io/n3d/pkg/clock"
 	"github.com/n3d-io/n3d/pkg/config"
 	"github.com/n3d-io/n3d/pkg/consensus"
 	"github.com/n3d-io/n3d/pkg/network"
@@ -54,11 +55,13 @@ func TestNetworkConfigFromYAML(t *testing.T) {
 
 // TestNodeSyncsOverP2P runs the node's P2P wiring (block queue, server,
 // block relay) for two chains of the reference network on an in-memory
-// network: the empty one syncs from the restored one to the same tip and
-// state root.
+// network and a fake clock that never moves: the empty one syncs from the
+// restored one to the same tip and state root, driven by events alone
+// (the dial at start, the handshake, the blocks received).
 func TestNodeSyncsOverP2P(t *testing.T) {
 	dir := conformance.Dir(t, "chains", "chain50x2")
-	mem := memnet.New(memnet.Config{})
+	fake := clock.NewFake(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	mem := memnet.New(memnet.Config{Clock: fake})
 	t.Cleanup(mem.Close)
 	addr := func(i int) string { return netip.AddrPortFrom(memHost(i), 20333).String() }
 	load := func(i int, seeds ...string) *Node {
@@ -69,7 +72,7 @@ func TestNodeSyncsOverP2P(t *testing.T) {
 		cfg.ApplicationConfiguration.P2P.MinPeers = len(seeds)
 		cfg.ApplicationConfiguration.P2P.ProtoTickInterval = 50 * time.Millisecond
 		cfg.ProtocolConfiguration.SeedList = seeds
-		n, err := New(cfg, WithLogger(zaptest.NewLogger(t)), WithTransport(mem.Host(memHost(i))))
+		n, err := New(cfg, WithLogger(zaptest.NewLogger(t)), WithTransport(mem.Host(memHost(i))), WithClock(fake))
 		require.NoError(t, err)
 		t.Cleanup(func() { require.NoError(t, n.Stop()) })
 		return n
