@@ -455,7 +455,7 @@ func TestFourValidatorsOverP2P(t *testing.T) {
 	for i := range cfgs {
 		wg.Go(func() {
 			var got []*keys.PrivateKey
-			if got, errs[i] = ConsensusKeys(cfgs[i].ApplicationConfiguration.Consensus); errs[i] == nil {
+			if got, errs[i] = ConsensusKeys(cfgs[i].ApplicationConfiguration.Consensus); len(got) == 1 {
 				ks[i] = got[0]
 			}
 		})
@@ -463,6 +463,7 @@ func TestFourValidatorsOverP2P(t *testing.T) {
 	wg.Wait()
 	for i, cfg := range cfgs {
 		require.NoError(t, errs[i])
+		require.NotNil(t, ks[i], "one key in wallet %d", i)
 		nodes = append(nodes, startNode(t, cfg, WithTransport(mem.Host(memHost(i))), WithConsensusKeys(ks[i])))
 	}
 	heightAll := func(h uint32) func() bool {
