@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/n3d-io/n3d/pkg/clock"
 	"github.com/n3d-io/n3d/pkg/core/block"
 	"github.com/n3d-io/n3d/pkg/network/message"
 	"github.com/prometheus/client_golang/prometheus"
@@ -48,45 +49,72 @@ func newTestServer(t testing.TB, mod func(*Config)) *Server {
 	return s
 }
 
+// TestBroadcastTwoThirds runs the broadcast on a fake clock: waiting
+// for full peers is bounded by the broadcast timeout of that clock, so
+// the test decides when it passes.
 func TestBroadcastTwoThirds(t *testing.T) {
-	s := newTestServer(t, func(c *Config) { c.TimePerBlock, c.MaxPeers = 2*time.Second, 100 })
+	fake := clock.NewFake(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	s := newTestServer(t, func(c *Config) { c.TimePerBlock, c.MaxPeers, c.Clock = 2*time.Second, 100, fake })
 	m, err := message.New(message.CmdGetAddr, nil)
 	require.NoError(t, err)
+	// bcast runs the broadcast to ps in a goroutine; the result arrives
+	// on the channel.
+	bcast := func(ps []*peer) <-chan int {
+		res := make(chan int, 1)
+		go func() { res <- s.broadcast(m, qBroadcast, true, func(p *peer) bool { return contains(ps, p) }) }()
+		return res
+	}
+	result := func(res <-chan int) int {
+		t.Helper()
+		select {
+		case n := <-res:
+			return n
+		case <-time.After(waitFor):
+			t.Fatal("broadcast did not return")
+			return 0
+		}
+	}
 
 	t.Run("free queues take it at once", func(t *testing.T) {
 		ps := pipePeers(t, s, 3)
-		require.Equal(t, 3, s.broadcast(m, qBroadcast, true, func(p *peer) bool { return contains(ps, p) }))
+		require.Equal(t, 3, result(bcast(ps)))
 	})
 	t.Run("two thirds accepted: the full one is cancelled, not dropped", func(t *testing.T) {
 		ps := pipePeers(t, s, 3)
 		fill(t, ps[2], qBroadcast, m)
-		start := time.Now()
-		require.Equal(t, 2, s.broadcast(m, qBroadcast, true, func(p *peer) bool { return contains(ps, p) }))
-		require.Less(t, time.Since(start), 100*time.Millisecond)
+		require.Equal(t, 2, result(bcast(ps)), "returns without the clock moving")
 		require.False(t, ps[2].gone())
 	})
 	t.Run("below two thirds: waits for room, cancels the rest", func(t *testing.T) {
 		ps := pipePeers(t, s, 3)
 		fill(t, ps[1], qBroadcast, m)
 		fill(t, ps[2], qBroadcast, m)
-		start := time.Now() // before the drainer starts its 100 ms sleep
-		go func() {
-			time.Sleep(100 * time.Millisecond)
-			<-ps[1].queues[qBroadcast] // the writer drains one
-		}()
-		require.Equal(t, 2, s.broadcast(m, qBroadcast, true, func(p *peer) bool { return contains(ps, p) }))
-		el := time.Since(start)
-		require.GreaterOrEqual(t, el, 100*time.Millisecond)
-		require.Less(t, el, s.cfg.broadcastTimeout())
+		res := bcast(ps)
+		require.True(t, fake.WaitPending(1, nil)) // the broadcast timeout is armed
+		select {
+		case n := <-res:
+			t.Fatalf("broadcast returned %d before any full peer had room", n)
+		default:
+		}
+		<-ps[1].queues[qBroadcast] // the writer drains one
+		require.Equal(t, 2, result(res), "returns before the timeout")
 		require.False(t, ps[2].gone())
+		require.Zero(t, fake.Pending(), "the timeout timer is stopped")
 	})
 	t.Run("global timeout rules out peers still full", func(t *testing.T) {
 		ps := pipePeers(t, s, 3)
 		fill(t, ps[1], qBroadcast, m)
 		fill(t, ps[2], qBroadcast, m)
-		start := time.Now()
-		require.Equal(t, 1, s.broadcast(m, qBroadcast, true, func(p *peer) bool { return contains(ps, p) }))
-		require.GreaterOrEqual(t, time.Since(start), s.cfg.broadcastTimeout())
+		res := bcast(ps)
+		require.True(t, fake.WaitPending(1, nil))
+		fake.Advance(s.cfg.broadcastTimeout() - time.Millisecond)
+		select {
+		case n := <-res:
+			t.Fatalf("broadcast returned %d before its timeout", n)
+		default:
+		}
+		fake.Advance(time.Millisecond)
+		require.Equal(t, 1, result(res))
 		require.True(t, ps[1].gone())
 		require.True(t, ps[2].gone())
 		require.ErrorIs(t, ps[1].err, errBusy)

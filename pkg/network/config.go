@@ -1,9 +1,12 @@
 package network
 
 import (
+	"context"
 	"fmt"
+	"net"
 	"time"
 
+	"github.com/n3d-io/n3d/pkg/clock"
 	"github.com/n3d-io/n3d/pkg/core/block"
 	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/network/payload"
@@ -157,6 +160,43 @@ type Config struct {
 	OnExtensible func(e *payload.Extensible) error
 	// Log receives the server's log (zap.NewNop when nil).
 	Log *zap.Logger
+
+	// Clock makes every timer of the server: handshake, first-byte and
+	// write timeouts, pings, discovery, sync and getdata retries, relay
+	// batching, re-announcement, the operator watches (clock.Real when
+	// nil). The server sets no socket deadline: a timeout closes the
+	// connection from a timer of this clock.
+	Clock clock.Clock
+	// Transport opens listeners and connections (TCP when nil);
+	// pkg/network/memnet is an in-memory one.
+	Transport Transport
+}
+
+// Transport is how the server reaches the network. Addresses are
+// "IP:port" strings, and so are the listeners' and connections'
+// net.Addr strings: peers are told of each other by IP and port. TCP
+// socket options (TCP_NODELAY, TCP_QUICKACK) are applied only to
+// *net.TCPConn connections.
+type Transport interface {
+	// Listen listens on addr (port 0: any free port).
+	Listen(ctx context.Context, addr string) (net.Listener, error)
+	// Dial connects to addr; ctx bounds the attempt (DialTimeout).
+	Dial(ctx context.Context, addr string) (net.Conn, error)
+}
+
+// TCP is the default Transport: TCP sockets through package net.
+type TCP struct{}
+
+// Listen implements Transport.
+func (TCP) Listen(ctx context.Context, addr string) (net.Listener, error) {
+	var lc net.ListenConfig
+	return lc.Listen(ctx, "tcp", addr)
+}
+
+// Dial implements Transport.
+func (TCP) Dial(ctx context.Context, addr string) (net.Conn, error) {
+	var d net.Dialer
+	return d.DialContext(ctx, "tcp", addr)
 }
 
 // Ledger is the chain as the server reads it. All methods are called
@@ -212,6 +252,10 @@ func (c *Config) applyDefaults() {
 	c.BroadcastTxsBatchDelay = TxBatchDelay(c.BroadcastTxsBatchDelay, c.TimePerBlock)
 	if c.Log == nil {
 		c.Log = zap.NewNop()
+	}
+	c.Clock = clock.OrReal(c.Clock)
+	if c.Transport == nil {
+		c.Transport = TCP{}
 	}
 }
 

@@ -98,7 +98,7 @@ func (b *addrBook) addSeeds(seeds []string) {
 
 // candidates picks up to n addresses to dial now and marks them dialing.
 func (b *addrBook) candidates(n int) []string {
-	now := time.Now()
+	now := b.cfg.Clock.Now()
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	var out []string
@@ -129,7 +129,7 @@ func (b *addrBook) ruleOut(e *addrEntry) {
 	e.fails++
 	e.state = stateBad
 	d := b.cfg.ProtoTickInterval << min(e.fails, 16)
-	e.retryAt = time.Now().Add(min(d, maxRetryDelay))
+	e.retryAt = b.cfg.Clock.Now().Add(min(d, maxRetryDelay))
 }
 
 // listenAddr is the address a peer accepts connections on: its IP and
@@ -191,7 +191,7 @@ func (b *addrBook) disconnected(p *peer, err error) {
 	case errors.Is(err, ErrAlreadyConnected):
 		// The other connection serves the node; look again later.
 		e.state = stateUnconnected
-		e.retryAt = time.Now().Add(4 * b.cfg.ProtoTickInterval)
+		e.retryAt = b.cfg.Clock.Now().Add(4 * b.cfg.ProtoTickInterval)
 	case errors.Is(err, ErrShutdown):
 		e.state = stateUnconnected
 	case !p.handshaked.Load() || errors.Is(err, errBusy) || errors.Is(err, ErrProtocol) ||
@@ -199,7 +199,7 @@ func (b *addrBook) disconnected(p *peer, err error) {
 		b.ruleOut(e)
 	default:
 		e.state = stateUnconnected
-		e.retryAt = time.Now().Add(b.cfg.ProtoTickInterval)
+		e.retryAt = b.cfg.Clock.Now().Add(b.cfg.ProtoTickInterval)
 	}
 }
 

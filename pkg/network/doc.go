@@ -1,4 +1,4 @@
-// Package network is n3d's P2P node: the TCP server that handshakes with
+// Package network is n3d's P2P node: the server that handshakes with
 // Neo N3 peers (C# neo, neo-go, n3d), keeps the chain in sync with them,
 // answers their requests and relays blocks, transactions and extensible
 // payloads. The wire format is pkg/network/{message,payload,capability}.
@@ -76,6 +76,28 @@
 // rate-limited WARN. Whatever lost an announcement on the way — a full
 // queue, a lost getdata, a peer that refused it while its pool was full —
 // the owner offers it again until a block includes it.
+//
+// # Clock and transport
+//
+// Every timer of the server is made by Config.Clock (pkg/clock; the wall
+// clock by default): the first-byte, handshake and write timeouts, the
+// send and broadcast timeouts, pings, discovery, sync, getdata retries,
+// the relay batching delay, re-announcement and the operator watches.
+// The server sets no socket deadline: a timeout is a clock timer that
+// closes the connection, which ends a blocked Read or Write on any
+// transport. The periodic timers are armed before Ready is closed. On a
+// clock.Fake the loops read the clock's time when a tick arrives (a fake
+// clock advanced by several periods delivers one tick), and time passes
+// only when the test or simulator advances it: a jump while a write is
+// in progress counts as a write that long, so a driver advances once the
+// nodes are idle.
+//
+// Listeners and connections come from Config.Transport: TCP by default,
+// or pkg/network/memnet, an in-memory network of hosts with per-link
+// latency, bandwidth, loss and partitions, on which many nodes run in one
+// process. Addresses are "IP:port" on every transport (peers learn each
+// other's by IP and port). TCP_NODELAY and TCP_QUICKACK are set only on
+// *net.TCPConn connections.
 //
 // # Operator visibility
 //

@@ -10,6 +10,7 @@ import (
 	"github.com/n3d-io/n3d/pkg/network/message"
 	"github.com/n3d-io/n3d/pkg/network/payload"
 	"github.com/n3d-io/n3d/pkg/util"
+	"github.com/stretchr/testify/require"
 )
 
 // FuzzPeerStream feeds arbitrary bytes to a server as one peer's stream:
@@ -40,16 +41,8 @@ func FuzzPeerStream(f *testing.F) {
 		_, _ = c2.Write(data)
 		_ = c2.Close()
 		<-done
-		deadline := time.Now().Add(5 * time.Second)
-		for {
-			if n, _ := s.PeerCount(); n == 0 {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatal("peer not removed after its connection closed")
-			}
-			time.Sleep(time.Millisecond)
-		}
+		require.Eventually(t, func() bool { n, _ := s.PeerCount(); return n == 0 }, 5*time.Second, time.Millisecond,
+			"peer not removed after its connection closed")
 	})
 }
 

@@ -74,7 +74,7 @@ func (s *Server) handlePing(p *peer, cmd message.Command, pl *payload.Ping) erro
 	}
 	return p.sendNew(qHigh, message.CmdPong, &payload.Ping{
 		LastBlockIndex: s.cfg.Ledger.BlockHeight(),
-		Timestamp:      uint32(time.Now().Unix()),
+		Timestamp:      uint32(s.clock.Now().Unix()),
 		Nonce:          pl.Nonce,
 	})
 }
@@ -104,7 +104,7 @@ func (s *Server) handleAddr(p *peer, pl *payload.AddrList) error {
 // peers (other than the asker); nothing when there are none, as an empty
 // addr payload is invalid.
 func (s *Server) handleGetAddr(p *peer) error {
-	now := uint32(time.Now().Unix())
+	now := uint32(s.clock.Now().Unix())
 	var list payload.AddrList
 	for _, q := range s.peers(func(q *peer) bool { return q != p }) {
 		v := q.version()
@@ -228,7 +228,7 @@ func (s *Server) handleInv(p *peer, inv *payload.Inventory) error {
 		return fmt.Errorf("%w: inventory type %s", ErrProtocol, inv.Type)
 	}
 	want := make([]util.Uint256, 0, len(inv.Hashes))
-	now := time.Now()
+	now := s.clock.Now()
 	for _, h := range inv.Hashes {
 		if !known(h) && s.seen.claim(h, inv.Type, p, now, s.cfg.requestTimeout()) {
 			want = append(want, h)

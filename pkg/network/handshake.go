@@ -2,7 +2,6 @@ package network
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/n3d-io/n3d/pkg/network/message"
 	"github.com/n3d-io/n3d/pkg/network/payload"
@@ -34,14 +33,12 @@ func (s *Server) handleHandshake(p *peer, m *message.Message) error {
 	case m.Command == message.CmdVerack && stage&stageVersionReceived != 0 && stage&stageVerackReceived == 0:
 		p.mu.Lock()
 		p.mu.stage |= stageVerackReceived
-		p.mu.lastPing = time.Now()
+		p.mu.lastPing = s.clock.Now()
 		p.mu.Unlock()
-		if err := p.conn.SetReadDeadline(time.Time{}); err != nil {
-			return fmt.Errorf("clear deadline: %w", err)
-		}
 		if err := s.promote(p); err != nil {
 			return err
 		}
+		p.stopTimers()
 		s.onHandshake(p)
 		return nil
 	default:

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"net"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -13,10 +14,12 @@ import (
 	"time"
 
 	"github.com/n3d-io/n3d/internal/conformance"
+	"github.com/n3d-io/n3d/pkg/clock"
 	"github.com/n3d-io/n3d/pkg/config"
 	"github.com/n3d-io/n3d/pkg/core/blockqueue"
 	"github.com/n3d-io/n3d/pkg/core/chain"
 	"github.com/n3d-io/n3d/pkg/core/transaction"
+	"github.com/n3d-io/n3d/pkg/network/memnet"
 	"github.com/n3d-io/n3d/pkg/storage"
 	"github.com/n3d-io/n3d/pkg/util"
 	"github.com/stretchr/testify/require"
@@ -37,6 +40,44 @@ type node struct {
 	pool  *fakePool
 	spec  chainSpec
 	stop  func()
+	mem   *memNet // nil: on TCP
+}
+
+// memNet is an in-memory network (pkg/network/memnet) the test nodes of
+// one test share, with the clock they run on.
+type memNet struct {
+	net   *memnet.Network
+	clock clock.Clock
+	fake  *clock.Fake // the clock when the test steps it, else nil
+	mu    sync.Mutex
+	raws  int // raw peers' hosts given out
+}
+
+// newMemNet returns an in-memory network on the wall clock, or on a
+// fake clock the test advances when fake.
+func newMemNet(t testing.TB, fake bool) *memNet {
+	m := &memNet{clock: clock.Real{}}
+	if fake {
+		m.fake = clock.NewFake(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+		m.clock = m.fake
+	}
+	m.net = memnet.New(memnet.Config{Clock: m.clock, Seed: 1})
+	t.Cleanup(m.net.Close)
+	return m
+}
+
+// hostIP is the address of node host k (from 1).
+func hostIP(k int) netip.Addr { return netip.AddrFrom4([4]byte{10, 0, 0, byte(k)}) }
+
+// addr is the listening address of node host k, known before it starts.
+func (m *memNet) addr(k int) string { return netip.AddrPortFrom(hostIP(k), 20333).String() }
+
+// rawHost is a new host for a raw test peer (10.0.9.x).
+func (m *memNet) rawHost() *memnet.Host {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.raws++
+	return m.net.Host(netip.AddrFrom4([4]byte{10, 0, 9, byte(m.raws)}))
 }
 
 // chainSpec names a network configuration and a chain dump of it.
@@ -60,6 +101,10 @@ type nodeOpts struct {
 	seeds        []string      // addresses to dial
 	listen       string        // listen address (127.0.0.1:0 when empty)
 	cfg          func(*Config) // last changes to the server config
+	// mem puts the node on an in-memory network, as host (from 1; its
+	// listening address is mem.addr(host)); listen is then ignored.
+	mem  *memNet
+	host int
 }
 
 func protocolConfig(t testing.TB, spec chainSpec) config.Config {
@@ -123,6 +168,13 @@ func newNode(t testing.TB, o nodeOpts) *node {
 	n.queue, err = blockqueue.New(blockqueue.Config{Ledger: n.chain})
 	require.NoError(t, err)
 	cfg := testConfig(t, spec, o.listen)
+	if o.mem != nil {
+		require.NotZero(t, o.host, "a node on a memNet needs its host number")
+		n.mem = o.mem
+		cfg.Listen = []ListenAddress{{Address: o.mem.addr(o.host)}}
+		cfg.Transport = o.mem.net.Host(hostIP(o.host))
+		cfg.Clock = o.mem.clock
+	}
 	cfg.Seeds = o.seeds
 	cfg.Ledger, cfg.Blocks, cfg.Pool = n.chain, n.queue, n.pool
 	cfg.OnTransaction = func(_ uint64, tx *transaction.Transaction) { n.pool.add(tx) }
@@ -175,6 +227,23 @@ func restoreRest(t testing.TB, n *node) {
 
 // addr is the node's listening address.
 func (n *node) addr() string { return n.srv.Addrs()[0].String() }
+
+// dialConn connects a raw test peer to the node (over its transport).
+func (n *node) dialConn(t testing.TB) net.Conn {
+	t.Helper()
+	var (
+		c   net.Conn
+		err error
+	)
+	if n.mem != nil {
+		c, err = n.mem.rawHost().Dial(context.Background(), n.addr())
+	} else {
+		c, err = net.Dial("tcp", n.addr())
+	}
+	require.NoError(t, err)
+	t.Cleanup(func() { c.Close() })
+	return c
+}
 
 // handshaked returns the number of handshaked peers.
 func (n *node) handshaked() int {
@@ -248,14 +317,19 @@ func (f *fakePool) len() int {
 // base (other tests' leftovers aside).
 func goroutinesSettle(t testing.TB, base int) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	// Polled here, not with require.Eventually, which runs the condition
+	// in a goroutine of its own.
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	deadline := time.After(5 * time.Second)
 	for runtime.NumGoroutine() > base {
-		if time.Now().After(deadline) {
+		select {
+		case <-tick.C:
+		case <-deadline:
 			buf := make([]byte, 1<<20)
 			n := runtime.Stack(buf, true)
 			t.Fatalf("%d goroutines left (had %d):\n%s", runtime.NumGoroutine(), base, buf[:n])
 		}
-		time.Sleep(20 * time.Millisecond)
 	}
 }
 

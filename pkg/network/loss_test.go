@@ -177,17 +177,33 @@ func (p *rawPeer) getDataFor(h util.Uint256) {
 // asked from the first; when that one does not answer (or answers
 // notfound) it is asked from the second, which delivers it. Re-announcement
 // by the owner is off (a long threshold), so only the retry can deliver.
+//
+// The node runs on an in-memory network and a fake clock: the request
+// timeout passes when the test advances the clock, once the second
+// announcement has been taken.
 func TestGetDataAskedFromAnotherAnnouncer(t *testing.T) {
 	txs := refTxs(t)
-	v := newNode(t, nodeOpts{cfg: func(c *Config) { c.TxResendThreshold = 1000 }})
+	mem := newMemNet(t, true)
+	v := newNode(t, nodeOpts{mem: mem, host: 1, cfg: func(c *Config) { c.TxResendThreshold = 1000 }})
 	mute, honest := dialRaw(t, v, 21), dialRaw(t, v, 22)
-	require.Eventually(t, func() bool { return v.handshaked() == 2 }, waitFor, 10*time.Millisecond)
+	require.Eventually(t, func() bool { return v.handshaked() == 2 }, waitFor, time.Millisecond)
+	// request inspects the node's getdata record of h.
+	record := func(h util.Uint256, cond func(r *request) bool) func() bool {
+		return func() bool {
+			v.srv.seen.mu.Lock()
+			defer v.srv.seen.mu.Unlock()
+			r := v.srv.seen.m[h]
+			return r != nil && cond(r)
+		}
+	}
 
 	t.Run("no answer", func(t *testing.T) {
 		h := txs[0].Hash()
 		mute.send(message.CmdInv, &payload.Inventory{Type: payload.InvTX, Hashes: []util.Uint256{h}})
 		mute.getDataFor(h)
 		honest.send(message.CmdInv, &payload.Inventory{Type: payload.InvTX, Hashes: []util.Uint256{h}})
+		require.Eventually(t, record(h, func(r *request) bool { return len(r.others) == 1 }), waitFor, time.Millisecond)
+		mem.fake.Advance(v.srv.cfg.requestTimeout())
 		honest.getDataFor(h) // after the request timeout
 		honest.send(message.CmdTransaction, txs[0])
 		require.Eventually(t, func() bool { return v.pool.ContainsTx(h) }, waitFor, 10*time.Millisecond)
@@ -197,7 +213,12 @@ func TestGetDataAskedFromAnotherAnnouncer(t *testing.T) {
 		mute.send(message.CmdInv, &payload.Inventory{Type: payload.InvTX, Hashes: []util.Uint256{h}})
 		mute.getDataFor(h)
 		honest.send(message.CmdInv, &payload.Inventory{Type: payload.InvTX, Hashes: []util.Uint256{h}})
+		require.Eventually(t, record(h, func(r *request) bool { return len(r.others) == 1 }), waitFor, time.Millisecond)
 		mute.send(message.CmdNotFound, &payload.Inventory{Type: payload.InvTX, Hashes: []util.Uint256{h}})
+		// notfound expires the request at once: the next retry round
+		// (a quarter of the timeout) asks the other announcer.
+		require.Eventually(t, record(h, func(r *request) bool { return r.expiry.IsZero() }), waitFor, time.Millisecond)
+		mem.fake.Advance(v.srv.cfg.requestTimeout() / 4)
 		honest.getDataFor(h)
 		honest.send(message.CmdTransaction, txs[1])
 		require.Eventually(t, func() bool { return v.pool.ContainsTx(h) }, waitFor, 10*time.Millisecond)

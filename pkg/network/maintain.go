@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/n3d-io/n3d/pkg/clock"
+
 	"github.com/n3d-io/n3d/pkg/network/message"
 	"github.com/n3d-io/n3d/pkg/network/payload"
 	"go.uber.org/zap"
@@ -15,27 +17,35 @@ import (
 // below the wanted number of peers, asks for addresses, pings peers and
 // times out unanswered pings. The discovery timer is adaptive: every
 // ProtoTickInterval while below the minimum, four times slower otherwise.
-func (s *Server) loop(ctx context.Context) {
-	s.book.addSeeds(s.cfg.Seeds)
-	tick := time.NewTicker(s.cfg.ProtoTickInterval)
+// All run on the server's clock.
+func (s *Server) loop(ctx context.Context, t loopTimers) {
+	tick, retry, disc := t.tick, t.retry, t.disc
 	defer tick.Stop()
-	retry := time.NewTicker(s.cfg.requestTimeout() / 4)
 	defer retry.Stop()
-	disc := time.NewTimer(0)
 	defer disc.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case now := <-tick.C:
+		case <-tick.C():
+			// The clock's time now, not the tick's: a fake clock advanced
+			// by several periods delivers its first tick only.
+			now := s.clock.Now()
 			s.pingPeers(now)
 			s.watch(now)
-		case now := <-retry.C:
-			s.retryRequests(now)
-		case <-disc.C:
+		case <-retry.C():
+			s.retryRequests(s.clock.Now())
+		case <-disc.C():
 			disc.Reset(s.discover(ctx))
 		}
 	}
+}
+
+// loopTimers are the timers of the server's loop, armed by Run before
+// Ready is closed.
+type loopTimers struct {
+	tick, retry clock.Ticker
+	disc        clock.Timer
 }
 
 // fanOut is the number of peers a gossip message should reach in a

@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/n3d-io/n3d/pkg/clock"
 	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/io"
 	"github.com/n3d-io/n3d/pkg/network/message"
@@ -81,6 +82,7 @@ type peer struct {
 	handshaked atomic.Bool // set under the server's mu (Server.promote)
 	heard      atomic.Bool // the peer sent a byte
 	compress   atomic.Bool // the peer accepts compressed messages
+	writing    atomic.Bool // a Write is in progress (the watchdog armed)
 	height     atomic.Uint32
 
 	mu struct {
@@ -90,17 +92,20 @@ type peer struct {
 		pingSent    time.Time // zero: no ping outstanding
 		lastPing    time.Time
 		getAddrSent int // outstanding getaddr requests
+		// handshake timers (first byte, whole handshake); nil once
+		// stopped
+		timers []clock.Timer
 	}
 }
 
 func newPeer(s *Server, conn net.Conn, dialed string) *peer {
-	p := &peer{s: s, id: s.peerIDs.Add(1), conn: conn, dialed: dialed, created: time.Now(),
+	p := &peer{s: s, id: s.peerIDs.Add(1), conn: conn, dialed: dialed, created: s.clock.Now(),
 		done:     make(chan struct{}),
 		incoming: make(chan *message.Message, 1),
 		txs:      make(chan *transaction.Transaction, txQueueCap),
 	}
-	if a, ok := conn.RemoteAddr().(*net.TCPAddr); ok {
-		p.remote = a.AddrPort()
+	if a, ok := addrPortOf(conn.RemoteAddr()); ok {
+		p.remote = a
 	}
 	for i := range p.queues {
 		p.queues[i] = make(chan *message.Message, queueCap[i])
@@ -113,15 +118,30 @@ func newPeer(s *Server, conn net.Conn, dialed string) *peer {
 func (p *peer) String() string { return p.conn.RemoteAddr().String() }
 
 // start launches the peer's goroutines (the caller added 4 to the
-// server's WaitGroup). The peer has FirstByteTimeout from its creation to
-// send a first byte, then the rest of HandshakeTimeout to finish.
+// server's WaitGroup). The peer has FirstByteTimeout to send a first
+// byte and HandshakeTimeout to finish the handshake, both timers of the
+// server's clock that disconnect it.
 func (p *peer) start() {
 	if tc, ok := p.conn.(*net.TCPConn); ok {
 		// Both are hints: a failure leaves a working, slower connection.
 		_ = tc.SetNoDelay(true)
 	}
-	if err := p.conn.SetReadDeadline(p.created.Add(p.s.cfg.FirstByteTimeout)); err != nil {
-		p.disconnect(fmt.Errorf("set deadline: %w", err))
+	c, cfg := p.s.clock, &p.s.cfg
+	fb := c.AfterFunc(cfg.FirstByteTimeout, func() {
+		if !p.heard.Load() {
+			p.disconnect(fmt.Errorf("%w: no byte in %v", ErrHandshakeTimeout, cfg.FirstByteTimeout))
+		}
+	})
+	hs := c.AfterFunc(cfg.HandshakeTimeout, func() {
+		if !p.handshaked.Load() {
+			p.disconnect(ErrHandshakeTimeout)
+		}
+	})
+	p.mu.Lock()
+	p.mu.timers = []clock.Timer{fb, hs}
+	p.mu.Unlock()
+	if p.gone() { // disconnected before the timers were set
+		p.stopTimers()
 	}
 	go func() { defer p.s.wg.Done(); p.readLoop() }()
 	go func() { defer p.s.wg.Done(); p.handleLoop() }()
@@ -134,11 +154,23 @@ func (p *peer) disconnect(err error) {
 	p.closeOnce.Do(func() {
 		p.err = err
 		close(p.done)
+		p.stopTimers()
 		if cerr := p.conn.Close(); cerr != nil && !errors.Is(cerr, net.ErrClosed) {
 			p.err = errors.Join(err, cerr)
 		}
 		p.s.unregister(p)
 	})
+}
+
+// stopTimers stops the handshake timers (handshake done or peer gone).
+func (p *peer) stopTimers() {
+	p.mu.Lock()
+	ts := p.mu.timers
+	p.mu.timers = nil
+	p.mu.Unlock()
+	for _, t := range ts {
+		t.Stop()
+	}
 }
 
 // gone reports whether the peer was disconnected.
@@ -225,9 +257,16 @@ func (p *peer) txLoop() {
 }
 
 // writeLoop sends queued messages, high priority first, gathering what is
-// pending into one Write.
+// pending into one Write. A Write that takes longer than the send timeout
+// (a peer that does not read) is cut by a clock timer closing the
+// connection.
 func (p *peer) writeLoop() {
 	var buf []byte
+	timeout := p.s.cfg.sendTimeout()
+	watchdog := p.s.clock.AfterFunc(timeout, func() {
+		p.disconnect(fmt.Errorf("%w: write blocked for %v", errGone, timeout))
+	})
+	watchdog.Stop()
 	for {
 		m := p.next()
 		if m == nil {
@@ -247,11 +286,15 @@ func (p *peer) writeLoop() {
 			}
 			buf = m.AppendBinary(buf, compress)
 		}
-		if err := p.conn.SetWriteDeadline(time.Now().Add(p.s.cfg.sendTimeout())); err != nil {
-			p.disconnect(fmt.Errorf("%w: set deadline: %w", errGone, err))
-			return
+		p.writing.Store(true)
+		watchdog.Reset(timeout)
+		_, err := p.conn.Write(buf)
+		stopped := watchdog.Stop()
+		p.writing.Store(false)
+		if !stopped {
+			return // timed out: disconnected by the watchdog
 		}
-		if _, err := p.conn.Write(buf); err != nil {
+		if err != nil {
 			p.disconnect(fmt.Errorf("%w: write: %w", errGone, err))
 			return
 		}
@@ -289,7 +332,7 @@ func (p *peer) enqueue(ctx context.Context, q queueKind, m *message.Message) err
 	case <-p.done:
 		return errGone
 	case <-ctx.Done():
-		return fmt.Errorf("%w: %s queue full: %w", errBusy, m.Command, ctx.Err())
+		return fmt.Errorf("%w: %s queue full: %w", errBusy, m.Command, context.Cause(ctx))
 	}
 }
 
@@ -312,7 +355,7 @@ func (p *peer) tryEnqueue(q queueKind, m *message.Message) error {
 // send enqueues m on q with the send timeout; a peer that cannot take it
 // in time is disconnected (ruled out), as is one that is gone.
 func (p *peer) send(q queueKind, m *message.Message) error {
-	ctx, cancel := context.WithTimeout(context.Background(), p.s.cfg.sendTimeout())
+	ctx, cancel := p.s.withTimeout(context.Background(), p.s.cfg.sendTimeout())
 	defer cancel()
 	err := p.enqueue(ctx, q, m)
 	if errors.Is(err, errBusy) {

@@ -25,11 +25,9 @@ type rawPeer struct {
 
 // dialRaw connects to n and completes the handshake.
 func dialRaw(t *testing.T, n *node, nonce uint32) *rawPeer {
-	c, err := net.Dial("tcp", n.addr())
-	require.NoError(t, err)
-	t.Cleanup(func() { c.Close() })
+	c := n.dialConn(t)
 	p := &rawPeer{t: t, c: c, r: bufio.NewReader(c)}
-	_, err = c.Write(versionFrame(t, n.srv.cfg.Magic, nonce))
+	_, err := c.Write(versionFrame(t, n.srv.cfg.Magic, nonce))
 	require.NoError(t, err)
 	p.send(message.CmdVerack, nil)
 	v := p.expect(message.CmdVersion).Payload.(*payload.Version)
@@ -39,7 +37,9 @@ func dialRaw(t *testing.T, n *node, nonce uint32) *rawPeer {
 	h, ok := v.Capabilities.StartHeight()
 	require.True(t, ok)
 	require.Equal(t, n.chain.BlockHeight(), h)
-	require.Equal(t, n.srv.Addrs()[0].(*net.TCPAddr).Port, int(v.Capabilities.TCPPort()))
+	bound, ok := addrPortOf(n.srv.Addrs()[0])
+	require.True(t, ok)
+	require.Equal(t, bound.Port(), v.Capabilities.TCPPort())
 	p.expect(message.CmdVerack)
 	return p
 }

@@ -68,14 +68,14 @@ func (s *Server) skipped(m *message.Message, n int) {
 // broadcastSlow waits for full peers in parallel until need of them took
 // m or the broadcast timeout passed.
 func (s *Server) broadcastSlow(slow []*peer, need int, q queueKind, m *message.Message) int {
-	ctx, cancel := context.WithTimeout(context.Background(), s.cfg.broadcastTimeout())
+	ctx, cancel := s.withTimeout(context.Background(), s.cfg.broadcastTimeout())
 	defer cancel()
 	res := make(chan error, len(slow))
 	started := 0
 	for _, p := range slow {
 		ok := s.goAdd(func() {
 			err := p.enqueue(ctx, q, m)
-			if errors.Is(err, errBusy) && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			if errors.Is(err, errBusy) && errors.Is(context.Cause(ctx), context.DeadlineExceeded) {
 				p.disconnect(err)
 			}
 			res <- err
@@ -153,7 +153,7 @@ func (s *Server) AnnounceTxs(hashes []util.Uint256) {
 // pending or BroadcastTxsBatchDelay after the first one.
 func (s *Server) txRelayLoop(ctx context.Context) {
 	batch := make([]util.Uint256, 0, payload.RelayBatchSize)
-	timer := time.NewTimer(time.Hour)
+	timer := s.clock.NewTimer(time.Hour)
 	timer.Stop()
 	flush := func() {
 		timer.Stop()
@@ -164,7 +164,7 @@ func (s *Server) txRelayLoop(ctx context.Context) {
 		select {
 		case <-ctx.Done():
 			return
-		case <-timer.C:
+		case <-timer.C():
 			flush()
 		case h := <-s.txRelay:
 			if len(batch) == 0 {

@@ -26,8 +26,9 @@ func TestRequestTxsFetchesUnannounced(t *testing.T) {
 	}
 	require.NotEmpty(t, txs)
 
-	a := newNode(t, nodeOpts{})
-	b := newNode(t, nodeOpts{seeds: []string{a.addr()}})
+	mem := newMemNet(t, false)
+	a := newNode(t, nodeOpts{mem: mem, host: 1})
+	b := newNode(t, nodeOpts{mem: mem, host: 2, seeds: []string{a.addr()}})
 	require.Eventually(t, func() bool { return a.handshaked() == 1 && b.handshaked() == 1 }, waitFor, 10*time.Millisecond)
 	hashes := make([]util.Uint256, len(txs))
 	for i, tx := range txs {

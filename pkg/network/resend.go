@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/n3d-io/n3d/pkg/clock"
+
 	"github.com/n3d-io/n3d/pkg/network/message"
 	"github.com/n3d-io/n3d/pkg/network/payload"
 	"github.com/n3d-io/n3d/pkg/util"
@@ -86,19 +88,16 @@ func (a *txAges) scan(hashes []util.Uint256, now time.Time, threshold time.Durat
 // back-off), counted in the stale-transactions metric and reported by a
 // rate-limited warning. A transaction a peer dropped (full queue, lost
 // getdata, busy node) is so offered again until a block includes it.
-func (s *Server) txResendLoop(ctx context.Context) {
-	if s.cfg.Pool == nil {
-		return
-	}
-	threshold := time.Duration(s.cfg.TxResendThreshold) * s.cfg.TimePerBlock
-	tick := time.NewTicker(s.cfg.TimePerBlock)
+func (s *Server) txResendLoop(ctx context.Context, tick clock.Ticker) {
 	defer tick.Stop()
+	threshold := time.Duration(s.cfg.TxResendThreshold) * s.cfg.TimePerBlock
 	var nextWarn time.Time
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case now := <-tick.C:
+		case <-tick.C():
+			now := s.clock.Now()
 			_, peers := s.PeerCount()
 			r := s.pending.scan(s.cfg.Pool.TxHashes(), now, threshold, peers > 0)
 			s.metrics.staleTxs.Set(float64(r.stale))

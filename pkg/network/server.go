@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net"
+	"net/netip"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/n3d-io/n3d/pkg/clock"
 	"github.com/n3d-io/n3d/pkg/network/capability"
 	"github.com/n3d-io/n3d/pkg/network/message"
 	"github.com/n3d-io/n3d/pkg/network/payload"
@@ -41,6 +43,7 @@ type Server struct {
 	peerIDs atomic.Uint64 // the last peer id given out
 	kick    chan struct{} // wakes the sync loop
 	txRelay chan util.Uint256
+	clock   clock.Clock
 	// stop is closed when Run begins its shutdown: relays and dials stop.
 	stop chan struct{}
 	wg   sync.WaitGroup // every goroutine the server started
@@ -67,7 +70,7 @@ func New(cfg Config) (*Server, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	s := &Server{cfg: cfg, log: cfg.Log, nonce: cfg.Nonce,
+	s := &Server{cfg: cfg, log: cfg.Log, nonce: cfg.Nonce, clock: cfg.Clock,
 		ready:   make(chan struct{}),
 		kick:    make(chan struct{}, 1),
 		txRelay: make(chan util.Uint256, 4096),
@@ -94,8 +97,9 @@ func New(cfg Config) (*Server, error) {
 // Nonce is the identifier this node sends in its version.
 func (s *Server) Nonce() uint32 { return s.nonce }
 
-// Ready is closed once Run listens; it stays open when Run fails to
-// bind a listen address (Run then returns the error).
+// Ready is closed once Run listens and has armed its periodic timers (a
+// fake clock may be advanced from then on); it stays open when Run fails
+// to bind a listen address (Run then returns the error).
 func (s *Server) Ready() <-chan struct{} { return s.ready }
 
 // Addrs returns the bound listen addresses (after Ready).
@@ -119,36 +123,50 @@ func (s *Server) Run(ctx context.Context) error {
 	if err := s.listen(ctx); err != nil {
 		return err
 	}
-	close(s.ready)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// Every periodic timer is armed before Ready: a test or simulator on
+	// a fake clock may advance it as soon as Ready is closed.
+	s.book.addSeeds(s.cfg.Seeds)
+	lt := loopTimers{tick: s.clock.NewTicker(s.cfg.ProtoTickInterval),
+		retry: s.clock.NewTicker(s.cfg.requestTimeout() / 4), disc: s.clock.NewTimer(0)}
+	syncTick := s.clock.NewTicker(s.cfg.ProtoTickInterval)
+	s.wg.Add(2)
+	go func() { defer s.wg.Done(); s.txRelayLoop(ctx) }()
+	go func() { defer s.wg.Done(); s.sync.run(ctx, syncTick) }()
+	if s.cfg.Pool != nil {
+		resendTick := s.clock.NewTicker(s.cfg.TimePerBlock)
+		s.wg.Add(1)
+		go func() { defer s.wg.Done(); s.txResendLoop(ctx, resendTick) }()
+	}
 	s.mu.Lock()
 	for _, l := range s.mu.listeners {
 		s.wg.Add(1)
 		go func() { defer s.wg.Done(); s.acceptLoop(l) }()
 	}
 	s.mu.Unlock()
-	s.wg.Add(3)
-	go func() { defer s.wg.Done(); s.txRelayLoop(ctx) }()
-	go func() { defer s.wg.Done(); s.txResendLoop(ctx) }()
-	go func() { defer s.wg.Done(); s.sync.run(ctx) }()
+	close(s.ready)
 	s.log.Info("P2P server started", zap.Uint32("nonce", s.nonce),
 		zap.Stringers("listen", s.Addrs()), zap.Strings("seeds", s.cfg.Seeds))
-	s.loop(ctx)
+	s.loop(ctx, lt)
 	s.shutdown()
 	return nil
 }
 
 // listen binds every configured address.
 func (s *Server) listen(ctx context.Context) error {
-	var lc net.ListenConfig
 	for _, a := range s.cfg.Listen {
-		l, err := lc.Listen(ctx, "tcp", a.Address)
+		l, err := s.cfg.Transport.Listen(ctx, a.Address)
 		if err != nil {
 			s.closeListeners()
 			return fmt.Errorf("network: listen %s: %w", a.Address, err)
 		}
-		bound := l.Addr().(*net.TCPAddr).AddrPort()
+		bound, ok := addrPortOf(l.Addr())
+		if !ok {
+			s.closeListeners()
+			_ = l.Close()
+			return fmt.Errorf("network: listen %s: bound address %q is no IP:port", a.Address, l.Addr())
+		}
 		port := a.AnnouncedPort
 		if port == 0 {
 			port = bound.Port()
@@ -219,10 +237,12 @@ func (s *Server) acceptLoop(l net.Listener) {
 				continue
 			}
 			s.log.Warn("accept failed", zap.Error(err))
+			t := s.clock.NewTimer(100 * time.Millisecond)
 			select {
 			case <-s.stop:
+				t.Stop()
 				return
-			case <-time.After(100 * time.Millisecond):
+			case <-t.C():
 			}
 			continue
 		}
@@ -232,8 +252,12 @@ func (s *Server) acceptLoop(l net.Listener) {
 
 // dial connects to addr (a book entry) and starts the peer.
 func (s *Server) dial(ctx context.Context, addr string) {
-	d := net.Dialer{Timeout: s.cfg.DialTimeout}
-	conn, err := d.DialContext(ctx, "tcp", addr)
+	if s.cfg.DialTimeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = s.withTimeout(ctx, s.cfg.DialTimeout)
+		defer cancel()
+	}
+	conn, err := s.cfg.Transport.Dial(ctx, addr)
 	if err != nil {
 		s.book.dialFailed(addr, err)
 		s.dials.failed(addr, err)
@@ -318,7 +342,7 @@ func (s *Server) versionPayload() *payload.Version {
 	return &payload.Version{
 		Network:      s.cfg.Magic,
 		Version:      payload.ProtocolVersion,
-		Timestamp:    uint32(time.Now().Unix()),
+		Timestamp:    uint32(s.clock.Now().Unix()),
 		Nonce:        s.nonce,
 		UserAgent:    s.cfg.UserAgent,
 		Capabilities: caps,
@@ -392,4 +416,29 @@ func (s *Server) kickSync() {
 	case s.kick <- struct{}{}:
 	default:
 	}
+}
+
+// withTimeout is context.WithTimeout on the server's clock: ctx is
+// cancelled with the cause context.DeadlineExceeded once d has passed.
+func (s *Server) withTimeout(parent context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancelCause(parent)
+	t := s.clock.AfterFunc(d, func() { cancel(context.DeadlineExceeded) })
+	return ctx, func() {
+		t.Stop()
+		cancel(context.Canceled)
+	}
+}
+
+// addrPortOf is the IP and port of a listener's or connection's address:
+// a *net.TCPAddr, or any address whose String is "IP:port" (an in-memory
+// transport's).
+func addrPortOf(a net.Addr) (netip.AddrPort, bool) {
+	if ta, ok := a.(*net.TCPAddr); ok {
+		return ta.AddrPort(), true
+	}
+	if a == nil {
+		return netip.AddrPort{}, false
+	}
+	ap, err := netip.ParseAddrPort(a.String())
+	return ap, err == nil
 }

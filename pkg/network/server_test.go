@@ -36,17 +36,27 @@ func TestHandshake(t *testing.T) {
 	require.NotEqual(t, a.srv.Nonce(), b.srv.Nonce())
 }
 
+// TestCrossedDialsKeepOneConnection: two nodes dial each other at once;
+// the duplicate rule keeps the same connection at both ends. On a fake
+// clock that does not move, no dial is retried, so a rule that dropped
+// both connections would leave the nodes apart for good.
 func TestCrossedDialsKeepOneConnection(t *testing.T) {
-	aAddr, bAddr := freeAddr(t), freeAddr(t)
-	a := newNode(t, nodeOpts{listen: aAddr, seeds: []string{bAddr}})
-	b := newNode(t, nodeOpts{listen: bAddr, seeds: []string{aAddr}})
-	require.Eventually(t, func() bool { return a.handshaked() == 1 && b.handshaked() == 1 }, waitFor, 10*time.Millisecond)
-	// Stable: the duplicate rule keeps the same connection at both ends.
-	time.Sleep(300 * time.Millisecond)
-	require.Equal(t, 1, a.handshaked())
-	require.Equal(t, 1, b.handshaked())
-	ca, _ := a.srv.PeerCount()
-	require.Equal(t, 1, ca)
+	mem := newMemNet(t, true)
+	a := newNode(t, nodeOpts{mem: mem, host: 1, seeds: []string{mem.addr(2)}})
+	b := newNode(t, nodeOpts{mem: mem, host: 2, seeds: []string{mem.addr(1)}})
+	settled := func() bool {
+		ca, ha := a.srv.PeerCount()
+		cb, hb := b.srv.PeerCount()
+		return ca == 1 && ha == 1 && cb == 1 && hb == 1
+	}
+	require.Eventually(t, settled, waitFor, time.Millisecond)
+	// Still so after discovery rounds (the clock moved past the retry of
+	// the dropped duplicate).
+	for range 10 {
+		mem.fake.Advance(a.srv.cfg.ProtoTickInterval)
+	}
+	require.Eventually(t, settled, waitFor, time.Millisecond)
+	require.Equal(t, 2, mem.net.Conns(), "one connection, two ends")
 }
 
 func TestSelfConnectionBlocked(t *testing.T) {
@@ -117,9 +127,10 @@ func requireSameChain(t *testing.T, a, b *node, ref summary) {
 
 func TestSyncFromPeer(t *testing.T) {
 	ref := readSummary(t)
-	a := newNode(t, nodeOpts{restore: true})
+	mem := newMemNet(t, false)
+	a := newNode(t, nodeOpts{mem: mem, host: 1, restore: true})
 	require.Equal(t, ref.Height, a.chain.BlockHeight())
-	b := newNode(t, nodeOpts{seeds: []string{a.addr()}})
+	b := newNode(t, nodeOpts{mem: mem, host: 2, seeds: []string{a.addr()}})
 	start := time.Now()
 	require.Eventually(t, func() bool { return b.chain.BlockHeight() == ref.Height }, waitFor, 10*time.Millisecond)
 	t.Logf("synced %d blocks in %s", ref.Height, time.Since(start))
@@ -132,9 +143,10 @@ func TestSyncThroughChain(t *testing.T) {
 	// syncs from it; c also learns a's address from b (getaddr) and
 	// connects to it.
 	ref := readSummary(t)
-	a := newNode(t, nodeOpts{restore: true})
-	b := newNode(t, nodeOpts{seeds: []string{a.addr()}})
-	c := newNode(t, nodeOpts{seeds: []string{b.addr()}, cfg: func(c *Config) { c.MinPeers = 1 }})
+	mem := newMemNet(t, false)
+	a := newNode(t, nodeOpts{mem: mem, host: 1, restore: true})
+	b := newNode(t, nodeOpts{mem: mem, host: 2, seeds: []string{a.addr()}})
+	c := newNode(t, nodeOpts{mem: mem, host: 3, seeds: []string{b.addr()}, cfg: func(c *Config) { c.MinPeers = 1 }})
 	require.Eventually(t, func() bool { return c.chain.BlockHeight() == ref.Height }, waitFor, 10*time.Millisecond)
 	requireSameChain(t, a, c, ref)
 	require.Eventually(t, func() bool { return c.handshaked() == 2 }, waitFor, 10*time.Millisecond)
@@ -165,9 +177,10 @@ func TestTxRelay(t *testing.T) {
 	require.NotEmpty(t, txs)
 
 	// a ← b ← c in a line; b relays what it receives.
-	a := newNode(t, nodeOpts{})
-	b := newNode(t, nodeOpts{seeds: []string{a.addr()}})
-	c := newNode(t, nodeOpts{seeds: []string{b.addr()}})
+	mem := newMemNet(t, false)
+	a := newNode(t, nodeOpts{mem: mem, host: 1})
+	b := newNode(t, nodeOpts{mem: mem, host: 2, seeds: []string{a.addr()}})
+	c := newNode(t, nodeOpts{mem: mem, host: 3, seeds: []string{b.addr()}})
 	b.pool.relay = func(tx *transaction.Transaction) { b.srv.RelayTxs(false, tx.Hash()) }
 	require.Eventually(t, func() bool { return b.handshaked() == 2 && c.handshaked() == 1 }, waitFor, 10*time.Millisecond)
 
@@ -210,9 +223,10 @@ func TestShutdownLeavesNoGoroutine(t *testing.T) {
 }
 
 func TestReconnectAfterPeerRestart(t *testing.T) {
-	aAddr := freeAddr(t)
-	a := newNode(t, nodeOpts{listen: aAddr, restore: true})
-	b := newNode(t, nodeOpts{seeds: []string{aAddr}})
+	mem := newMemNet(t, false)
+	aAddr := mem.addr(1)
+	a := newNode(t, nodeOpts{mem: mem, host: 1, restore: true})
+	b := newNode(t, nodeOpts{mem: mem, host: 2, seeds: []string{aAddr}})
 	require.Eventually(t, func() bool { return b.handshaked() == 1 }, waitFor, 10*time.Millisecond)
 	// Let b finish syncing first: the test nodes never ping (PingInterval is
 	// an hour), so a2 would not learn of blocks b imports after their
@@ -222,7 +236,7 @@ func TestReconnectAfterPeerRestart(t *testing.T) {
 	require.Eventually(t, func() bool { return b.handshaked() == 0 }, waitFor, 10*time.Millisecond)
 	// The seed is back on the same address (with an empty chain this
 	// time): b dials it again after its back-off.
-	a2 := newNode(t, nodeOpts{listen: aAddr})
+	a2 := newNode(t, nodeOpts{mem: mem, host: 1})
 	require.Eventually(t, func() bool { return b.handshaked() == 1 && a2.handshaked() == 1 }, waitFor, 10*time.Millisecond)
 	// And now b is ahead: a2 syncs from b, which synced from a.
 	require.Eventually(t, func() bool { return a2.chain.BlockHeight() == b.chain.BlockHeight() && a2.chain.BlockHeight() > 0 },

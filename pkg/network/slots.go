@@ -136,8 +136,8 @@ func (s *Server) HandshakingPeers() int {
 }
 
 // firstByteReader notes the peer's first byte: the peer is no longer
-// silent (its slot is taken over last) and its read deadline moves from
-// FirstByteTimeout to HandshakeTimeout after its creation.
+// silent (its slot is taken over last, and the first-byte timer lets it
+// be; HandshakeTimeout still bounds the handshake).
 type firstByteReader struct {
 	r stdio.Reader
 	p *peer
@@ -147,12 +147,6 @@ func (f *firstByteReader) Read(b []byte) (int, error) {
 	n, err := f.r.Read(b)
 	if n > 0 && !f.p.heard.Load() {
 		f.p.heard.Store(true)
-		if !f.p.handshaked.Load() {
-			derr := f.p.conn.SetReadDeadline(f.p.created.Add(f.p.s.cfg.HandshakeTimeout))
-			if derr != nil && err == nil {
-				err = fmt.Errorf("set deadline: %w", derr)
-			}
-		}
 	}
 	return n, err
 }

@@ -5,6 +5,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/n3d-io/n3d/pkg/clock"
+
 	"github.com/n3d-io/n3d/pkg/network/message"
 	"github.com/n3d-io/n3d/pkg/network/payload"
 	"go.uber.org/zap"
@@ -56,17 +58,16 @@ func (y *syncer) stallTimeout() time.Duration {
 
 // run re-evaluates the requests when kicked (new peer, height news, block
 // received) and every ProtoTickInterval.
-func (y *syncer) run(ctx context.Context) {
-	tick := time.NewTicker(y.s.cfg.ProtoTickInterval)
+func (y *syncer) run(ctx context.Context, tick clock.Ticker) {
 	defer tick.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-tick.C:
+		case <-tick.C():
 		case <-y.s.kick:
 		}
-		y.request(time.Now())
+		y.request(y.s.clock.Now())
 	}
 }
 
@@ -76,7 +77,7 @@ func (y *syncer) received(p *peer, index uint32) {
 	defer y.mu.Unlock()
 	if r := y.mu.reqs[index/syncChunk]; r != nil && r.p == p && index >= r.start && index <= r.end {
 		r.recv = max(r.recv, index)
-		r.progress = time.Now()
+		r.progress = y.s.clock.Now()
 	}
 }
 

@@ -19,6 +19,13 @@ Every goroutine of the node belongs to one service stage started by Start
 and is waited for by Stop: after Stop returns, the node has no goroutine
 left (see TestNodeStopsEveryGoroutine).
 
+Many nodes can run in one process without sockets: WithTransport puts a
+node's P2P server on an in-memory network (a memnet.Host of
+pkg/network/memnet, listen addresses and seeds being that network's
+"IP:port"), and WithClock gives the P2P server's timers a clock a test or
+simulator can step (a *clock.Fake of pkg/clock); see
+TestFourValidatorsOverP2P.
+
 cmd/n3d keeps only the command line around it: flags, configuration files,
 the logger and the signals (SIGINT/SIGTERM stop, SIGHUP reload).
 

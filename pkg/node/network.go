@@ -86,6 +86,7 @@ func (n *Node) startNetwork(ctx context.Context) (stop func() error, err error) 
 		return nil, fmt.Errorf("p2p: %w", err)
 	}
 	cfg.Ledger, cfg.Blocks, cfg.Log = c, q, log
+	cfg.Clock, cfg.Transport = n.clock, n.transport
 	cfg.Pool = poolView{n.pool, n.pipe}
 	cons, pipe := n.cons, n.pipe
 	cfg.OnTransaction = func(peer uint64, tx *transaction.Transaction) {

@@ -3,7 +3,7 @@ package node
 import (
 	"bytes"
 	"context"
-	"net"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"testing"
@@ -14,8 +14,10 @@ import (
 	"go.uber.org/zap/zaptest"
 
 	"github.com/n3d-io/n3d/pkg/buildinfo"
+	"github.com/n3d-io/n3d/pkg/clock"
 	"github.com/n3d-io/n3d/pkg/config"
 	"github.com/n3d-io/n3d/pkg/network"
+	"github.com/n3d-io/n3d/pkg/network/memnet"
 	"github.com/stretchr/testify/require"
 )
 
@@ -50,31 +52,30 @@ func TestNetworkConfigFromYAML(t *testing.T) {
 }
 
 // TestNodeSyncsOverP2P runs the node's P2P wiring (block queue, server,
-// block relay) for two chains of the reference network: the empty one
-// syncs from the restored one to the same tip and state root.
+// block relay) for two chains of the reference network on an in-memory
+// network and a fake clock that never moves: the empty one syncs from the
+// restored one to the same tip and state root, driven by events alone
+// (the dial at start, the handshake, the blocks received).
 func TestNodeSyncsOverP2P(t *testing.T) {
 	dir := conformance.Dir(t, "chains", "chain50x2")
-	load := func(listen string, seeds ...string) *Node {
+	fake := clock.NewFake(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	mem := memnet.New(memnet.Config{Clock: fake})
+	t.Cleanup(mem.Close)
+	addr := func(i int) string { return netip.AddrPortFrom(memHost(i), 20333).String() }
+	load := func(i int, seeds ...string) *Node {
 		cfg, err := config.LoadFile(filepath.Join(dir, "protocol.yml"), "")
 		require.NoError(t, err)
 		cfg.ApplicationConfiguration.DBConfiguration = config.DBConfiguration{Type: config.DBInMemory}
-		cfg.ApplicationConfiguration.P2P.Addresses = []string{listen}
+		cfg.ApplicationConfiguration.P2P.Addresses = []string{addr(i)}
 		cfg.ApplicationConfiguration.P2P.MinPeers = len(seeds)
 		cfg.ApplicationConfiguration.P2P.ProtoTickInterval = 50 * time.Millisecond
 		cfg.ProtocolConfiguration.SeedList = seeds
-		n, err := New(cfg, WithLogger(zaptest.NewLogger(t)))
+		n, err := New(cfg, WithLogger(zaptest.NewLogger(t)), WithTransport(mem.Host(memHost(i))), WithClock(fake))
 		require.NoError(t, err)
 		t.Cleanup(func() { require.NoError(t, n.Stop()) })
 		return n
 	}
-	free := func() string {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		require.NoError(t, err)
-		defer l.Close()
-		return l.Addr().String()
-	}
-	aAddr := free()
-	a, b := load(aAddr), load(free(), aAddr)
+	a, b := load(0), load(1, addr(0))
 	ca, cb := a.Chain(), b.Chain()
 	acc, err := os.ReadFile(filepath.Join(dir, "chain50x2.acc"))
 	require.NoError(t, err)
@@ -97,10 +98,10 @@ func TestNodeSyncsOverP2P(t *testing.T) {
 
 	// A listen address in use is an error of startNetwork, not a node
 	// silently without P2P.
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	l, err := mem.Host(memHost(2)).Listen(ctx, addr(2))
 	require.NoError(t, err)
 	defer l.Close()
-	c := load(l.Addr().String())
+	c := load(2)
 	withMempool(ctx, t, c)
 	_, err = c.startNetwork(ctx)
 	require.Error(t, err)

@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/zap"
 
+	"github.com/n3d-io/n3d/pkg/clock"
 	"github.com/n3d-io/n3d/pkg/config"
 	"github.com/n3d-io/n3d/pkg/consensus"
 	"github.com/n3d-io/n3d/pkg/core/chain"
@@ -45,6 +46,11 @@ type Node struct {
 	consKeys []*keys.PrivateKey
 	srKeys   []*keys.PrivateKey // the StateRoot section's wallet keys
 
+	// The P2P server's clock and transport (options_transport.go); nil:
+	// the wall clock, TCP.
+	clock     clock.Clock
+	transport network.Transport
+
 	chain   *chain.Chain
 	natives *chain.NativeSet
 
@@ -76,6 +82,8 @@ type options struct {
 	srKeys    []*keys.PrivateKey // WithStateRootKeys
 	srKeysSet bool
 	onChanges func(uint32, []chain.StorageChange)
+	clock     clock.Clock       // options_transport.go
+	transport network.Transport // options_transport.go
 }
 
 // Option changes how New builds a node.
@@ -119,7 +127,8 @@ func New(cfg config.Config, opts ...Option) (*Node, error) {
 	for _, opt := range opts {
 		opt(&o)
 	}
-	n := &Node{cfg: cfg, log: o.log, reg: o.reg, gatherer: o.gatherer, consKeys: o.keys}
+	n := &Node{cfg: cfg, log: o.log, reg: o.reg, gatherer: o.gatherer, consKeys: o.keys,
+		clock: o.clock, transport: o.transport}
 	n.st.log = n.log
 	if cfg.ApplicationConfiguration.Consensus.Enabled && !o.keysSet {
 		ks, err := ConsensusKeys(cfg.ApplicationConfiguration.Consensus)

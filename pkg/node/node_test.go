@@ -7,10 +7,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
+	"net/netip"
 	"path/filepath"
 	"runtime"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"github.com/n3d-io/n3d/pkg/config"
 	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
+	"github.com/n3d-io/n3d/pkg/network/memnet"
 	"github.com/n3d-io/n3d/pkg/rpc/result"
 	"github.com/n3d-io/n3d/pkg/smartcontract/callflag"
 	"github.com/n3d-io/n3d/pkg/smartcontract/scripts"
@@ -367,14 +369,8 @@ var privnetWallets = []struct{ file, password string }{
 	{"neogo_wallet3.json", "three"}, {"neogo_wallet4.json", "four"},
 }
 
-// freeAddr returns a loopback address with a port free a moment ago.
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	defer l.Close()
-	return l.Addr().String()
-}
+// memHost is the in-memory network address of test node i.
+func memHost(i int) netip.Addr { return netip.AddrFrom4([4]byte{10, 0, 0, byte(i + 1)}) }
 
 // bftTransfer is a transfer of amount GAS from the validators' BFT account
 // (m of the keys), signed by the first m validators in the contract's key
@@ -414,23 +410,27 @@ func bftTransfer(t *testing.T, svc *Node, ks []*keys.PrivateKey, nonce uint32, t
 }
 
 // TestFourValidatorsOverP2P: the four validators of the privnet, each a
-// whole node on loopback, agree on blocks through their P2P servers (dBFT
-// payloads relayed as extensible payloads) and include a transaction sent
-// to one of them over RPC, relayed to the others.
+// whole node in this process, connected by an in-memory network
+// (WithTransport, pkg/network/memnet), agree on blocks through their P2P
+// servers (dBFT payloads relayed as extensible payloads) and include a
+// transaction sent to one of them over RPC, relayed to the others.
 func TestFourValidatorsOverP2P(t *testing.T) {
 	if testing.Short() {
 		t.Skip("four nodes")
 	}
 	data, ok := config.Embedded(config.NetPrivNet)
 	require.True(t, ok)
+	mem := memnet.New(memnet.Config{})
+	t.Cleanup(mem.Close)
 	addrs := make([]string, len(privnetWallets))
 	for i := range addrs {
-		addrs[i] = freeAddr(t)
+		addrs[i] = netip.AddrPortFrom(memHost(i), 20333).String()
 	}
 	var (
 		nodes []*runningNode
 		ks    []*keys.PrivateKey
 	)
+	cfgs := make([]config.Config, len(privnetWallets))
 	for i, w := range privnetWallets {
 		cfg, err := config.Parse(data, "")
 		require.NoError(t, err)
@@ -445,8 +445,26 @@ func TestFourValidatorsOverP2P(t *testing.T) {
 		a.Consensus.Enabled = true
 		a.Consensus.UnlockWallet = config.Wallet{Path: filepath.Join("..", "..", "pkg", "wallet", "testdata", w.file),
 			Password: w.password}
-		ks = append(ks, validatorKey(t, cfg))
-		nodes = append(nodes, startNode(t, cfg))
+		cfgs[i] = cfg
+	}
+	// The wallets' scrypt dominates the start: decrypt them at once,
+	// once each, and hand the keys to the nodes.
+	ks = make([]*keys.PrivateKey, len(cfgs))
+	errs := make([]error, len(cfgs))
+	var wg sync.WaitGroup
+	for i := range cfgs {
+		wg.Go(func() {
+			var got []*keys.PrivateKey
+			if got, errs[i] = ConsensusKeys(cfgs[i].ApplicationConfiguration.Consensus); len(got) == 1 {
+				ks[i] = got[0]
+			}
+		})
+	}
+	wg.Wait()
+	for i, cfg := range cfgs {
+		require.NoError(t, errs[i])
+		require.NotNil(t, ks[i], "one key in wallet %d", i)
+		nodes = append(nodes, startNode(t, cfg, WithTransport(mem.Host(memHost(i))), WithConsensusKeys(ks[i])))
 	}
 	heightAll := func(h uint32) func() bool {
 		return func() bool {
@@ -460,8 +478,22 @@ func TestFourValidatorsOverP2P(t *testing.T) {
 	}
 	require.Eventually(t, heightAll(3), 30*time.Second, 10*time.Millisecond)
 
+	for _, n := range nodes {
+		require.Len(t, n.n.Peers(), len(nodes)-1)
+		require.Equal(t, "memnet", n.n.P2PAddrs()[0].Network())
+	}
+
 	tx := bftTransfer(t, nodes[0].n, ks, 1, util.Uint160{4}, 1_0000_0000)
 	nodes[0].result("sendrawtransaction", txBase64(t, tx))
+	// Relayed: every pool has it, or a block already took it.
+	require.Eventually(t, func() bool {
+		for _, n := range nodes {
+			if _, _, err := n.n.chain.GetTransaction(tx.Hash()); err != nil && !n.n.pool.Contains(tx.Hash()) {
+				return false
+			}
+		}
+		return true
+	}, 30*time.Second, 10*time.Millisecond, "the transaction did not reach every node")
 	var in uint32
 	require.Eventually(t, func() bool {
 		_, h, err := nodes[0].n.chain.GetTransaction(tx.Hash())
