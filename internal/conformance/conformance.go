@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -27,8 +28,8 @@ import (
 const EnvDir = "N3D_CONFORMANCE_DIR"
 
 // Dir returns the absolute path of the reference data <sub...>. Paths
-// under "chains" (and the root itself, which holds chains/) resolve to the
-// in-repo copy; anything else (the NeoVM vectors) to the external folder,
+// whose first element is "chains" (and the root itself, which holds
+// chains/) resolve to the in-repo copy; anything else (the NeoVM vectors) to the external folder,
 // skipping or failing t when it does not exist.
 func Dir(t testing.TB, sub ...string) string {
 	t.Helper()
@@ -36,8 +37,9 @@ func Dir(t testing.TB, sub ...string) string {
 	if err != nil {
 		t.Fatalf("conformance: %v", err)
 	}
-	if len(sub) == 0 || sub[0] == "chains" {
-		dir := filepath.Join(append([]string{root, "internal", "conformance", "testdata"}, sub...)...)
+	rel := filepath.Join(sub...)
+	if first, _, _ := strings.Cut(filepath.ToSlash(rel), "/"); rel == "" || first == "chains" {
+		dir := filepath.Join(root, "internal", "conformance", "testdata", rel)
 		if _, err := os.Stat(dir); err != nil {
 			t.Fatalf("conformance: in-repo reference data missing: %v", err)
 		}

@@ -99,11 +99,17 @@ func TestExternalFromEnv(t *testing.T) {
 	require.Equal(t, filepath.Join(dir, "neovm"), Dir(t, "neovm"))
 }
 
+// TestChainsInRepo: with no external folder (and CI=true, so a lookup
+// there fails rather than skips) every chains path is the in-repo copy.
 func TestChainsInRepo(t *testing.T) {
 	t.Setenv(EnvDir, filepath.Join(t.TempDir(), "absent"))
+	t.Setenv("CI", "true")
 	root, err := moduleRoot()
 	require.NoError(t, err)
 	require.Equal(t, filepath.Join(root, "internal", "conformance", "testdata", "chains"), Dir(t, "chains"))
 	require.Equal(t, filepath.Join(root, "internal", "conformance", "testdata"), Dir(t))
+	// A sub path given in one piece resolves the same way.
+	require.Equal(t, filepath.Join(root, "internal", "conformance", "testdata", "chains", "testblocks", "summary.json"),
+		Dir(t, filepath.FromSlash("chains/testblocks/summary.json")))
 	require.ElementsMatch(t, []string{"chain50x2", "testblocks"}, Chains(t))
 }
