@@ -20,7 +20,8 @@ run: build
 	./$(BINARY) node
 
 # The whole test suite (CI runs exactly this). Conformance tests read
-# ../shared/conformance and fail under CI=true when it is absent.
+# internal/conformance/testdata (chains) and $$N3D_CONFORMANCE_DIR or
+# ../shared/conformance (NeoVM vectors; fail under CI=true when absent).
 test:
 	$(GO) vet ./...
 	$(GO) test -count=1 -timeout 20m ./...

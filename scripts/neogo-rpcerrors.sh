@@ -2,7 +2,7 @@
 # Records neo-go's JSON-RPC error answers for pkg/rpc/server's
 # TestNeoGoErrors (pkg/rpc/server/testdata/neogo-errors.json).
 #
-# Restores the testblocks reference chain (../shared/conformance/chains/
+# Restores the testblocks reference chain (internal/conformance/testdata/chains/
 # testblocks) into a neo-go v0.122.0 node with the chain's own
 # ProtocolConfiguration, starts it as a lone RPC node (no consensus, so the
 # height stays 23 and the pool starts empty), and runs TestRecordNeoGoErrors
@@ -11,14 +11,14 @@
 # n3d's server over the same chain.
 #
 # Environment: NEOGO (the neo-go binary; build one from a v0.122.0 checkout
-# with `go build -o neo-go ./cli`), CONFORMANCE (../shared/conformance),
+# with `go build -o neo-go ./cli`), CONFORMANCE (internal/conformance/testdata),
 # PORT (21332: RPC; PORT+1: P2P), OUT (the testdata file), KEEP (1: keep
 # the work directory).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 NEOGO=${NEOGO:-neo-go}
-CONFORMANCE=${CONFORMANCE:-$ROOT/../shared/conformance}
+CONFORMANCE=${CONFORMANCE:-$ROOT/internal/conformance/testdata}
 PORT=${PORT:-21332}
 OUT=${OUT:-$ROOT/pkg/rpc/server/testdata/neogo-errors.json}
 CHAIN=$CONFORMANCE/chains/testblocks

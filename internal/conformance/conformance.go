@@ -1,31 +1,76 @@
-// Package conformance locates the reference data in ../shared/conformance/
-// for tests. Where the folder is absent a test is skipped with a clear
-// message, except under CI=true, where it fails: CI must never pass by
-// silently checking nothing.
+// Package conformance locates the reference data for tests.
+//
+// The reference chains (block dumps, state roots, application logs,
+// storage diffs… produced by neo-go v0.122.0, see testdata/README.md) live
+// in the repository under internal/conformance/testdata/chains, so a fresh
+// clone runs every chain conformance test.
+//
+// The NeoVM JSON vectors stay outside the repository: they are found in
+// $N3D_CONFORMANCE_DIR/neovm, or else in ../shared/conformance/neovm seen
+// from the module root. Where they are absent a test is skipped with a
+// message saying how to get them, except under CI=true, where it fails: CI
+// must never pass by silently checking nothing.
 package conformance
 
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
-// Dir returns the absolute path of ../shared/conformance/<sub...> seen from
-// the module root, skipping or failing t when it does not exist.
+// EnvDir names the environment variable that points at the external
+// conformance folder (the one holding neovm/); it overrides
+// ../shared/conformance.
+const EnvDir = "N3D_CONFORMANCE_DIR"
+
+// Dir returns the absolute path of the reference data <sub...>. Paths
+// whose first element is "chains" (and the root itself, which holds
+// chains/) resolve to the in-repo copy; anything else (the NeoVM vectors) to the external folder,
+// skipping or failing t when it does not exist.
 func Dir(t testing.TB, sub ...string) string {
 	t.Helper()
 	root, err := moduleRoot()
 	if err != nil {
 		t.Fatalf("conformance: %v", err)
 	}
-	dir := filepath.Join(append([]string{root, "..", "shared", "conformance"}, sub...)...)
-	if _, err := os.Stat(dir); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("conformance data missing under CI: %v", err)
+	rel := filepath.Join(sub...)
+	if first, _, _ := strings.Cut(filepath.ToSlash(rel), "/"); rel == "" || first == "chains" {
+		dir := filepath.Join(root, "internal", "conformance", "testdata", rel)
+		if _, err := os.Stat(dir); err != nil {
+			t.Fatalf("conformance: in-repo reference data missing: %v", err)
 		}
-		t.Skipf("conformance data not found (%v); clone shared/ beside the repo to run this test", err)
+		return dir
+	}
+	return External(t, sub...)
+}
+
+// External returns <external folder>/<sub...>, the external folder being
+// $N3D_CONFORMANCE_DIR or ../shared/conformance seen from the module root.
+// When it does not exist t is skipped with a message saying how to get
+// the data, or failed under CI=true.
+func External(t testing.TB, sub ...string) string {
+	t.Helper()
+	base := os.Getenv(EnvDir)
+	if base == "" {
+		root, err := moduleRoot()
+		if err != nil {
+			t.Fatalf("conformance: %v", err)
+		}
+		base = filepath.Join(root, "..", "shared", "conformance")
+	}
+	dir := filepath.Join(append([]string{base}, sub...)...)
+	if _, err := os.Stat(dir); err != nil {
+		msg := fmt.Sprintf("external conformance data not found (%v): set %s to a folder holding "+
+			"neovm/ (the JSON vectors of neo-project/neo-vm, tests/Neo.VM.Tests/Tests, in their "+
+			"original tree) or place it at ../shared/conformance beside the repository", err, EnvDir)
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("under CI=true: %s", msg)
+		}
+		t.Skip(msg)
 	}
 	return dir
 }

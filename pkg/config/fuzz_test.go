@@ -17,7 +17,7 @@ func FuzzConfigLoad(f *testing.F) {
 		embedded.PrivNetSingle, embedded.UnitTestNet} {
 		f.Add(seed)
 	}
-	if files, err := filepath.Glob("../../../shared/conformance/chains/*/protocol.yml"); err == nil {
+	if files, err := filepath.Glob("../../internal/conformance/testdata/chains/*/protocol.yml"); err == nil {
 		for _, file := range files {
 			if b, err := os.ReadFile(file); err == nil {
 				f.Add(b)

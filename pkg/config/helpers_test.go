@@ -25,7 +25,8 @@ func repoRoot(t testing.TB) string {
 	}
 }
 
-// conformanceDir returns ../shared/conformance (see internal/conformance).
+// conformanceDir returns the reference data root holding chains/ (see
+// internal/conformance).
 func conformanceDir(t testing.TB) string {
 	t.Helper()
 	return conformance.Dir(t)

@@ -162,7 +162,7 @@ func firstDiff(ours []StorageChange, ref refDiff) string {
 // checkAppLogs compares our application logs of a block and its
 // transactions with the reference's: trigger, VM state, GAS, stack and
 // notifications and the FAULT exception text, word for word (the
-// reference chains come from neo-go, see ../shared/conformance).
+// reference chains come from neo-go, see internal/conformance/testdata).
 func checkAppLogs(c *Chain, refs []refAppLog) error {
 	for _, ref := range refs {
 		h, err := util.Uint256DecodeStringBE(ref.Hash)

@@ -17,7 +17,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// conformanceDir returns ../shared/conformance (see internal/conformance).
+// conformanceDir returns the reference data root holding chains/ (see
+// internal/conformance).
 func conformanceDir(t testing.TB) string {
 	t.Helper()
 	return conformance.Dir(t)

@@ -1,9 +1,6 @@
 package native
 
 import (
-	"os"
-	"os/exec"
-	"regexp"
 	"testing"
 
 	"github.com/n3d-io/n3d/pkg/config"
@@ -17,56 +14,6 @@ import (
 	"github.com/n3d-io/n3d/pkg/vm/emit"
 	"github.com/stretchr/testify/require"
 )
-
-// neoGoMirror is the bare git mirror of neo-go holding its expected native
-// contract states per hardfork (N3D_NEOGO_MIRROR overrides it).
-func neoGoMirror() string {
-	if d := os.Getenv("N3D_NEOGO_MIRROR"); d != "" {
-		return d
-	}
-	return "/work/.mirror/nspcc-dev+neo-go/repo"
-}
-
-// neoGoStates reads the genesis contract states neo-go expects with the
-// hardforks up to each one enabled at height 0 (its Management test
-// data, cumulative like there), by manifest name.
-func neoGoStates(t *testing.T) map[string]map[string]string {
-	t.Helper()
-	out, err := exec.Command("git", "-C", neoGoMirror(), "show",
-		"HEAD:pkg/core/native/native_test/management_test.go").Output()
-	if err != nil {
-		t.Skipf("neo-go mirror not available (%v): native states per hardfork not cross-checked", err)
-	}
-	names := map[string]string{"Management": ManagementName, "StdLib": StdLibName, "CryptoLib": CryptoLibName,
-		"Ledger": LedgerName, "Policy": PolicyName}
-	block := regexp.MustCompile("(?s)\t(\\w+)CSS = map\\[string\\]string\\{(.*?)\n\t\\}")
-	entry := regexp.MustCompile("nativenames\\.(\\w+):\\s*`([^`]*)`")
-	order := []string{"default", "cockatrice", "echidna", "faun", "gorgon"}
-	raw := map[string]map[string]string{}
-	for _, m := range block.FindAllStringSubmatch(string(out), -1) {
-		raw[m[1]] = map[string]string{}
-		for _, e := range entry.FindAllStringSubmatch(m[2], -1) {
-			if n, ok := names[e[1]]; ok {
-				raw[m[1]][n] = e[2]
-			}
-		}
-	}
-	res := map[string]map[string]string{}
-	prev := map[string]string{}
-	for _, k := range order {
-		cur, ok := raw[k]
-		require.True(t, ok, "neo-go %sCSS not found", k)
-		for n, v := range prev {
-			if _, ok := cur[n]; !ok {
-				cur[n] = v
-			}
-		}
-		res[k] = cur
-		prev = cur
-	}
-	require.Len(t, res["default"], len(names))
-	return res
-}
 
 // genesisWith runs the genesis OnPersist of the core natives with the
 // hardforks up to upTo enabled at 0.

@@ -2,8 +2,6 @@ package native
 
 import (
 	"fmt"
-	"os"
-	"os/exec"
 	"regexp"
 	"strconv"
 	"strings"
@@ -14,15 +12,6 @@ import (
 	"github.com/n3d-io/n3d/pkg/smartcontract/callflag"
 	"github.com/stretchr/testify/require"
 )
-
-// csharpMirror is the bare git mirror of the C# node (N3D_NEO_MIRROR
-// overrides it).
-func csharpMirror() string {
-	if d := os.Getenv("N3D_NEO_MIRROR"); d != "" {
-		return d
-	}
-	return "/work/.mirror/neo-project+neo/repo"
-}
 
 // refMethod is one [ContractMethod] of the C# sources.
 type refMethod struct {
@@ -45,17 +34,14 @@ var (
 	csFee   = regexp.MustCompile(`^(\d+)(?:\s*<<\s*(\d+))?$`)
 )
 
-// csharpMethods parses the [ContractMethod] attributes of the C# files
-// and the signatures they annotate.
-func csharpMethods(t *testing.T, files ...string) []refMethod {
+// csharpMethods parses the [ContractMethod] attributes of C# sources and
+// the signatures they annotate (srcs: file name to its text).
+func csharpMethods(t *testing.T, srcs map[string]string, files ...string) []refMethod {
 	t.Helper()
 	var out []refMethod
 	for _, f := range files {
-		src, err := exec.Command("git", "-C", csharpMirror(), "show", "HEAD:src/Neo/SmartContract/Native/"+f).Output()
-		if err != nil {
-			t.Skipf("C# mirror not available (%v): prices and flags not cross-checked", err)
-		}
-		s := string(src)
+		s, ok := srcs[f]
+		require.True(t, ok, "C# source %s not given", f)
 		for _, loc := range csAttr.FindAllStringSubmatchIndex(s, -1) {
 			rest := s[loc[1]:]
 			sig := csSig.FindStringSubmatchIndex(rest)
@@ -154,27 +140,32 @@ func countCSParams(s string) int {
 	return len(ps)
 }
 
+// csharpFiles lists, per core native, the C# sources holding its
+// [ContractMethod] attributes (under src/Neo/SmartContract/Native/).
+var csharpFiles = []struct {
+	name  string
+	files []string
+}{
+	{ManagementName, []string{"ContractManagement.cs"}},
+	{StdLibName, []string{"StdLib.cs"}},
+	{CryptoLibName, []string{"CryptoLib.cs", "CryptoLib.BLS12_381.cs"}},
+	{LedgerName, []string{"LedgerContract.cs"}},
+	{PolicyName, []string{"PolicyContract.cs"}},
+}
+
 // TestNativePricesAgainstCSharp checks every method of the core natives
-// against the C# [ContractMethod] attributes: CPU and storage fee, call
-// flags and hardfork range, and that no method is missing on either side.
+// against the C# [ContractMethod] attributes captured in
+// testdata/csharp-native-methods.json: CPU and storage fee, call flags and
+// hardfork range, and that no method is missing on either side.
 func TestNativePricesAgainstCSharp(t *testing.T) {
+	ref := readCSharpMethods(t)
 	core := NewCore(&config.ProtocolConfiguration{})
-	for _, c := range []struct {
-		md    *ContractMD
-		files []string
-	}{
-		{core.Management.md, []string{"ContractManagement.cs"}},
-		{core.Std.md, []string{"StdLib.cs"}},
-		{core.Crypto.md, []string{"CryptoLib.cs", "CryptoLib.BLS12_381.cs"}},
-		{core.Ledger.md, []string{"LedgerContract.cs"}},
-		{core.Policy.md, []string{"PolicyContract.cs"}},
-	} {
-		t.Run(c.md.Name, func(t *testing.T) {
-			var want, got []string
-			for _, m := range csharpMethods(t, c.files...) {
-				want = append(want, m.String())
-			}
-			for _, m := range c.md.methods {
+	for _, md := range []*ContractMD{core.Management.md, core.Std.md, core.Crypto.md, core.Ledger.md, core.Policy.md} {
+		t.Run(md.Name, func(t *testing.T) {
+			want, ok := ref.Methods[md.Name]
+			require.True(t, ok, "%s not in the captured C# methods", md.Name)
+			var got []string
+			for _, m := range md.methods {
 				got = append(got, refMethod{name: m.Name, params: len(m.Params), cpu: m.CPUFee, store: m.StorageFee,
 					flags: m.Flags, from: m.From, till: m.Till}.String())
 			}

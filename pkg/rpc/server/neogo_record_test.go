@@ -8,7 +8,7 @@ package server
 //		-args -neogo-record http://127.0.0.1:21332
 //
 // The node must serve the testblocks reference chain
-// (../shared/conformance/chains/testblocks, restored with `neo-go db
+// (internal/conformance/testdata/chains/testblocks, restored with `neo-go db
 // restore`, no consensus, so the height stays 23). The recorder builds the
 // requests (the transactions of sendrawtransaction signed with the chain's
 // well-known test keys, their network fee asked of the node), posts them
