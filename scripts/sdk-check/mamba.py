@@ -61,12 +61,15 @@ class Check:
         self.c = client
 
     async def step(self, name, method, params, typed):
-        if method in ("sendrawtransaction", "terminatesession"):  # sent once: again would say "already exists"
+        if method == "sendrawtransaction":  # sent once: again would say "already exists"
             typed = None
+        # Iterators and sessions change with each call: the raw answer is
+        # the first one, the SDK's call sees what is left.
+        stateful = method in ("traverseiterator", "terminatesession")
+        r = await self.raw(method, params) if stateful else None
         try:
             if typed is None:
                 raise LookupError
-
             await typed()
             sdk = "ok"
         except noderpc.JsonRpcError as e:
@@ -75,12 +78,16 @@ class Check:
             sdk = "raw"
         except Exception as e:  # the SDK's own parsing failures are part of the answer
             sdk = f"error: {type(e).__name__}"
-        try:
-            r = {"result": await self.c._do_post(method, params)}
-        except noderpc.JsonRpcError as e:
-            r = {"error": {"code": e.code, "message": e.message, **({"data": e.data} if e.data else {})}}
+        if not stateful:
+            r = await self.raw(method, params)
         out[name] = norm(dict(r, sdk=sdk))
         return r
+
+    async def raw(self, method, params):
+        try:
+            return {"result": await self.c._do_post(method, params)}
+        except noderpc.JsonRpcError as e:
+            return {"error": {"code": e.code, "message": e.message, **({"data": e.data} if e.data else {})}}
 
     async def wait(self, pred, what):
         deadline = time.monotonic() + 60

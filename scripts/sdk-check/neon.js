@@ -57,19 +57,23 @@ async function raw(method, params) {
 // transcript holds the raw JSON-RPC answer of the same request.
 async function step(name, method, params, typed) {
   let sdk;
-  if (method === "sendrawtransaction" || method === "terminatesession") {
+  if (method === "sendrawtransaction") {
     // Sent once, raw: a second sending would only answer "already exists".
     const r = await raw(method, params);
     out[name] = norm({ sdk: "raw", result: r.result, error: r.error });
     return r;
   }
+  // Iterators and sessions change with each call: the raw answer is the
+  // first one, the SDK's call sees what is left.
+  const stateful = method === "traverseiterator" || method === "terminatesession";
+  let r = stateful ? await raw(method, params) : undefined;
   try {
     await typed();
     sdk = "ok";
   } catch (e) {
     sdk = e instanceof rpc.RpcError || e.code !== undefined ? `rpc error ${e.code}: ${e.message}` : `error: ${e.message}`;
   }
-  const r = await raw(method, params);
+  if (!stateful) r = await raw(method, params);
   out[name] = norm({ sdk, result: r.result, error: r.error });
   return r;
 }
@@ -95,6 +99,10 @@ async function main() {
   const from = u.reverseHex(u.hash160(vscript));
   const version = await client.getVersion();
   const magic = version.protocol.network;
+  function sign(t, k) {
+    const sig = wallet.sign(t.getMessageForSigning(magic), k.privateKey);
+    t.witnesses[0].invocationScript = u.HexString.fromHex("0c40" + sig);
+  }
 
   await waitFor(async () => (await client.getBlockCount()) >= 3, "block 3");
   await step("getversion", "getversion", [], () => client.getVersion());
@@ -128,6 +136,35 @@ async function main() {
   }
   await step("fault missing method", "invokefunction", [NEO, "nosuch", []], () => client.invokeFunction(NEO, "nosuch", []));
 
+  // A registered candidate, so that getAllCandidates below (here and in
+  // mamba.py, which runs after) has an item to traverse: the validator's
+  // single-signature account gets 1010 GAS and registers its key.
+  {
+    const single = key.scriptHash;
+    const sv = u.base642hex(key.contract.script);
+    const fund = sc.createScript({ scriptHash: GAS, operation: "transfer", args: [sc.ContractParam.hash160(from),
+      sc.ContractParam.hash160(single), sc.ContractParam.integer(101000000000), sc.ContractParam.any(null)] });
+    const reg = sc.createScript({ scriptHash: NEO, operation: "registerCandidate",
+      args: [sc.ContractParam.publicKey(key.publicKey)] });
+    for (const [name, script, signer, vs, nonce] of [["fund candidate", fund, from, vscript, 5151],
+      ["registerCandidate", reg, single, sv, 5252]]) {
+      const t = new tx.Transaction({ signers: [{ account: signer, scopes: tx.WitnessScope.CalledByEntry }],
+        validUntilBlock: (await client.getBlockCount()) + 100, script, nonce });
+      const inv = await client.invokeScript(u.HexString.fromHex(script), [{ account: signer, scopes: "CalledByEntry" }]);
+      t.systemFee = u.BigInteger.fromNumber(inv.gasconsumed);
+      t.addWitness(new tx.Witness({ invocationScript: "", verificationScript: vs }));
+      t.networkFee = u.BigInteger.fromNumber(await client.calculateNetworkFee(t));
+      sign(t, key);
+      const b64 = u.hex2base64(t.serialize(true));
+      await step(`sendrawtransaction ${name}`, "sendrawtransaction", [b64], () => client.sendRawTransaction(b64));
+      const hash = "0x" + t.hash();
+      await waitFor(async () => {
+        try { await client.getTransactionHeight(hash); return true; } catch (e) { return false; }
+      }, `${name} inclusion`);
+      await step(`getapplicationlog ${name}`, "getapplicationlog", [hash], () => client.getApplicationLog(hash));
+    }
+  }
+
   // Iterator session.
   const it = await step("invoke NEO getAllCandidates", "invokefunction", [NEO, "getAllCandidates", []],
     () => client.invokeFunction(NEO, "getAllCandidates", []));
@@ -153,10 +190,6 @@ async function main() {
     t.systemFee = u.BigInteger.fromNumber(inv.gasconsumed);
     t.addWitness(new tx.Witness({ invocationScript: "", verificationScript: vscript }));
     return t;
-  }
-  function sign(t, k) {
-    const sig = wallet.sign(t.getMessageForSigning(magic), k.privateKey);
-    t.witnesses[0].invocationScript = u.HexString.fromHex("0c40" + sig);
   }
   const sent = {};
   for (const [n, c, amt] of [["NEO", NEO, 10], ["GAS", GAS, 100000000]]) {
