@@ -8,7 +8,7 @@ FUZZTIME  ?= 1m
 BENCHTIME ?= 1s
 
 .PHONY: all build run test soak-crash conformance bench-chain test-race test-invariants bench lint fuzz fuzz-vm fuzz-wire clean docker \
-	interop interop-consensus interop-diffchain interop-diffchain-check interop-stateroot interop-rpcerrors
+	interop interop-consensus interop-diffchain interop-diffchain-check interop-stateroot interop-rpcerrors sdk-check
 
 all: build
 
@@ -82,6 +82,14 @@ interop-diffchain-check:
 # TestNeoGoErrors replays against n3d.
 interop-rpcerrors:
 	./scripts/neogo-rpcerrors.sh
+
+# Client SDKs against n3d and neo-go (~1 min, not part of `make test`):
+# neon-js 5.9 and neo-mamba 2.7 run the same calls against both nodes on
+# the single-validator privnet and the transcripts must match. NEOGO=neo-go
+# v0.122.0 binary, NEON_DIR=directory with node_modules/@cityofzion/neon-js,
+# MAMBA_PY=python with neo-mamba; see docs/sdk-check.md.
+sdk-check:
+	./scripts/sdk-check/run.sh
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./...
