@@ -7,7 +7,7 @@ LDFLAGS   := -s -w -X github.com/n3d-io/n3d/pkg/buildinfo.Version=$(VERSION) -X 
 FUZZTIME  ?= 1m
 BENCHTIME ?= 1s
 
-.PHONY: all build run test soak-crash conformance bench-chain test-race test-invariants bench lint fuzz fuzz-vm fuzz-wire clean docker \
+.PHONY: all build run test soak-crash conformance bench-chain bench-tps test-race test-invariants bench lint fuzz fuzz-vm fuzz-wire clean docker \
 	interop interop-consensus interop-diffchain interop-diffchain-check interop-stateroot interop-rpcerrors sdk-check
 
 all: build
@@ -38,6 +38,14 @@ soak-crash:
 bench-chain:
 	$(GO) test -run '^$$' -bench RestoreGenerated -benchtime 1x ./pkg/core/chain
 	BLOCKS=2000 ROUNDS=5 ./scripts/bench-vs-neogo.sh
+
+# Whole-node TPS against neo-go with neo-bench (plain processes on 127.0.0.1):
+# single, 4+1 and 7+2 on LevelDB and BoltDB, alternating rounds, medians,
+# ratios, every sent transaction checked in a block. Needs NEOGO_BIN (neo-go
+# v0.122.0) and BENCH_MIRROR (a neo-bench clone); DBS, TOPOS, TXCOUNT,
+# WORKERS, ROUNDS narrow it (see scripts/bench-tps/README.md; ~1.5-3 h).
+bench-tps: build
+	N3D_BIN=$(BINARY) ./scripts/bench-tps/bench.sh
 
 # The reference-data checks with their summary lines (NeoVM vectors, MPT
 # state-root replay, full chain restores).

@@ -68,7 +68,7 @@ func Restore(ctx context.Context, c *Chain, r io.Reader, o RestoreOptions) (Rest
 	p := progress{log: o.Log, every: o.ProgressEvery, last: begin, lastHeight: c.BlockHeight()}
 	pre, stopPre := c.startPreverify()
 	defer stopPre()
-	records, stop := readAhead(d, c.BlockHeight(), pre)
+	records, taken, stop := readAhead(d, c.BlockHeight(), pre)
 	defer stop()
 	expected := int64(-1) // index the next record must have, once known
 	for o.Count == 0 || res.Added < o.Count {
@@ -76,6 +76,7 @@ func Restore(ctx context.Context, c *Chain, r io.Reader, o RestoreOptions) (Rest
 			return res, err
 		}
 		rec := <-records
+		taken(rec)
 		if errors.Is(rec.err, io.EOF) {
 			break
 		}
@@ -123,8 +124,16 @@ func Restore(ctx context.Context, c *Chain, r io.Reader, o RestoreOptions) (Rest
 }
 
 // readAheadRecords is how many dump records are read and decoded ahead of
-// the block being added.
+// the block being added, as long as they hold at most readAheadBytes.
 const readAheadRecords = 64
+
+// readAheadBytes bounds the records read ahead by their size (one record is
+// always let through): a decoded block keeps its record's bytes (its scripts
+// point into them) and is several times larger in memory, so 64 blocks of
+// 2,000-10,000 transactions (a chain made under neo-bench load) held
+// 150-300 MB while a few blocks ahead are all the decoding and the
+// signature pre-verification need to keep the adding goroutine busy.
+const readAheadBytes = 4 << 20
 
 // record is one dump record read ahead: a copy of its bytes, its index,
 // the block decoded from it when it is above the height the restore
@@ -139,19 +148,24 @@ type record struct {
 	err       error
 }
 
-// readAhead reads and decodes the dump's records in a goroutine, in order;
-// stop makes it quit (without waiting for a read in progress). Each decoded
-// block, its hashes computed (so that readers only read them), is also
-// offered to pre without waiting (dropped when pre is full).
-func readAhead(d *chaindump.Reader, height uint32, pre chan<- *block.Block) (<-chan record, func()) {
+// readAhead reads and decodes the dump's records in a goroutine, in order,
+// at most readAheadRecords and (but for one) readAheadBytes ahead: taken
+// must be called with each record received. stop makes it quit (without
+// waiting for a read in progress). Each decoded block, its hashes computed
+// (so that readers only read them), is also offered to pre without waiting
+// (dropped when pre is full).
+func readAhead(d *chaindump.Reader, height uint32, pre chan<- *block.Block) (<-chan record, func(record), func()) {
 	out := make(chan record, readAheadRecords)
 	done := make(chan struct{})
+	budget := newByteBudget(readAheadBytes)
 	go func() {
 		for {
 			var rec record
 			raw, err := d.Next()
 			if err != nil {
 				rec.err = err
+			} else if !budget.acquire(len(raw)) {
+				return // stopped
 			} else {
 				rec.raw = append([]byte(nil), raw...)
 				rec.remaining = d.Remaining()
@@ -173,7 +187,57 @@ func readAhead(d *chaindump.Reader, height uint32, pre chan<- *block.Block) (<-c
 			}
 		}
 	}()
-	return out, sync.OnceFunc(func() { close(done) })
+	taken := func(rec record) { budget.release(len(rec.raw)) }
+	return out, taken, sync.OnceFunc(func() {
+		close(done)
+		budget.close()
+	})
+}
+
+// byteBudget bounds the bytes held by a producer ahead of its consumer.
+type byteBudget struct {
+	mu     sync.Mutex
+	cond   sync.Cond
+	used   int
+	limit  int
+	closed bool
+}
+
+func newByteBudget(limit int) *byteBudget {
+	b := &byteBudget{limit: limit}
+	b.cond.L = &b.mu
+	return b
+}
+
+// acquire waits until n more bytes fit (always when nothing is held) and
+// takes them; false when the budget was closed.
+func (b *byteBudget) acquire(n int) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for b.used > 0 && b.used+n > b.limit && !b.closed {
+		b.cond.Wait()
+	}
+	if b.closed {
+		return false
+	}
+	b.used += n
+	return true
+}
+
+// release gives n bytes back.
+func (b *byteBudget) release(n int) {
+	b.mu.Lock()
+	b.used -= n
+	b.mu.Unlock()
+	b.cond.Broadcast()
+}
+
+// close wakes and fails every acquire, now and later.
+func (b *byteBudget) close() {
+	b.mu.Lock()
+	b.closed = true
+	b.mu.Unlock()
+	b.cond.Broadcast()
 }
 
 // offerDecoded computes b's cached hashes and offers b to pre.

@@ -70,8 +70,12 @@ func Open(o Options) (*Store, error) {
 		ReadOnly:       o.ReadOnly,
 		ErrorIfMissing: o.ReadOnly,
 		// A chain writes in large changesets: a bigger memtable and bigger
-		// tables mean fewer level-0 flushes and compactions.
-		WriteBuffer:         32 * opt.MiB,
+		// tables mean fewer level-0 flushes and compactions. The memtable
+		// is allocated whole and there are two of them while one is being
+		// compacted (live heap, doubled again by the GC's goal): 16 MiB
+		// costs the same CPU as 32 MiB on a restore of large blocks and
+		// peaks 60-70 MB lower; 8 MiB costs ~10% more CPU.
+		WriteBuffer:         16 * opt.MiB,
 		CompactionTableSize: 8 * opt.MiB,
 	}
 	db, err := leveldb.OpenFile(o.DataDirectoryPath, opts)
