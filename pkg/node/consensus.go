@@ -100,7 +100,11 @@ func (n *Node) consensusConfig() consensus.Config {
 
 // newConsensus builds the dBFT service.
 func (n *Node) newConsensus() (*consensus.Service, error) {
-	cs, err := consensus.New(n.consensusConfig())
+	cfg := n.consensusConfig()
+	if err := n.wireConsensusState(&cfg); err != nil {
+		return nil, err
+	}
+	cs, err := consensus.New(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("consensus: %w", err)
 	}

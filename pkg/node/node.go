@@ -123,7 +123,7 @@ func New(cfg config.Config, opts ...Option) (*Node, error) {
 		}
 		n.consKeys = ks
 	}
-	c, err := openChain(cfg, n.log, o.store, o.onChanges)
+	c, err := openChain(cfg, n.log, o.store, n.reg, o.onChanges)
 	if err != nil {
 		return nil, fmt.Errorf("chain: %w", err)
 	}
