@@ -2,6 +2,7 @@ package node
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"net"
@@ -20,6 +21,7 @@ import (
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
 	"github.com/n3d-io/n3d/pkg/network"
 	"github.com/n3d-io/n3d/pkg/rpc/server"
+	"github.com/n3d-io/n3d/pkg/services/oracle"
 	"github.com/n3d-io/n3d/pkg/storage"
 )
 
@@ -37,11 +39,12 @@ var (
 // concurrent use; those of services return nil until Start has started
 // them (and for services the configuration disables).
 type Node struct {
-	cfg      config.Config
-	log      *zap.Logger
-	reg      prometheus.Registerer
-	gatherer prometheus.Gatherer
-	consKeys []*keys.PrivateKey
+	cfg       config.Config
+	log       *zap.Logger
+	reg       prometheus.Registerer
+	gatherer  prometheus.Gatherer
+	consKeys  []*keys.PrivateKey
+	oracleTLS *tls.Config
 
 	chain   *chain.Chain
 	natives *chain.NativeSet
@@ -52,7 +55,8 @@ type Node struct {
 	p2p     atomic.Pointer[network.Server] // set once the server runs
 	rpc     *server.Server
 	cons    *consensus.Service
-	monitor []net.Addr // Prometheus and pprof listeners
+	oracle  *oracle.Service // nil when disabled
+	monitor []net.Addr      // Prometheus and pprof listeners
 
 	mu      sync.Mutex
 	started bool
@@ -71,6 +75,7 @@ type options struct {
 	keys      []*keys.PrivateKey
 	keysSet   bool
 	onChanges func(uint32, []chain.StorageChange)
+	oracleTLS *tls.Config
 }
 
 // Option changes how New builds a node.
@@ -114,7 +119,7 @@ func New(cfg config.Config, opts ...Option) (*Node, error) {
 	for _, opt := range opts {
 		opt(&o)
 	}
-	n := &Node{cfg: cfg, log: o.log, reg: o.reg, gatherer: o.gatherer, consKeys: o.keys}
+	n := &Node{cfg: cfg, log: o.log, reg: o.reg, gatherer: o.gatherer, consKeys: o.keys, oracleTLS: o.oracleTLS}
 	n.st.log = n.log
 	if cfg.ApplicationConfiguration.Consensus.Enabled && !o.keysSet {
 		ks, err := ConsensusKeys(cfg.ApplicationConfiguration.Consensus)
@@ -292,6 +297,11 @@ func (n *Node) startServices(ctx context.Context) error {
 		return err
 	}
 	n.st.add("p2p", stopNet)
+	stopOracle, err := n.startOracle(ctx)
+	if err != nil {
+		return err
+	}
+	n.st.add("oracle", stopOracle)
 	stopRPC, err := n.startRPC(ctx)
 	if err != nil {
 		return err
