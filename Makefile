@@ -7,7 +7,7 @@ LDFLAGS   := -s -w -X github.com/n3d-io/n3d/pkg/buildinfo.Version=$(VERSION) -X 
 FUZZTIME  ?= 1m
 BENCHTIME ?= 1s
 
-.PHONY: all build run test conformance bench-chain test-race test-invariants bench lint fuzz fuzz-vm fuzz-wire clean docker \
+.PHONY: all build run test soak-crash conformance bench-chain test-race test-invariants bench lint fuzz fuzz-vm fuzz-wire clean docker \
 	interop interop-consensus interop-diffchain interop-diffchain-check interop-stateroot interop-rpcerrors
 
 all: build
@@ -24,6 +24,13 @@ run: build
 test:
 	$(GO) vet ./...
 	$(GO) test -count=1 -timeout 20m ./...
+
+# Hundreds of SIGKILLs of a chain producing blocks under a transaction load
+# (make test runs three): no reported block, state root or accepted
+# transaction may be lost or changed. KILLS=1000 for more.
+KILLS ?= 300
+soak-crash:
+	N3D_CHAIN_CRASH_KILLS=$(KILLS) $(GO) test -count=1 -timeout 2h -v -run '^TestChainCrash$$' ./pkg/core/chain
 
 # Restore throughput in process (every backend and persist mode) and against
 # neo-go on the same generated dump (downloads neo-go's PyPI wheel).

@@ -58,6 +58,10 @@ type ApplicationConfiguration struct {
 	Pprof      Pprof        `yaml:"Pprof"`
 	Prometheus BasicService `yaml:"Prometheus"`
 
+	// MempoolPersistence keeps the transaction pool across restarts (an
+	// n3d addition; neo-go has no such key).
+	MempoolPersistence MempoolPersistence `yaml:"MempoolPersistence"`
+
 	// Relay makes the node forward transactions and blocks it receives.
 	Relay bool `yaml:"Relay"`
 	// ArchivalNodesSync asks only archival peers for blocks older than
@@ -91,6 +95,19 @@ type Ledger struct {
 	SaveInvocations bool `yaml:"SaveInvocations"`
 	// TrustedHeader is a header to start light synchronisation from.
 	TrustedHeader HashIndex `yaml:"TrustedHeader"`
+}
+
+// MempoolPersistence configures the saved transaction pool: the accepted
+// transactions are written to a file next to the database as they enter
+// the pool, and those still valid are put back (and announced again) at the
+// next start, after a clean stop or a crash. The in-memory database keeps
+// no pool either.
+type MempoolPersistence struct {
+	// Disabled turns the saved pool off (it is on by default).
+	Disabled bool `yaml:"Disabled"`
+	// MaxTransactions bounds the transactions saved and reloaded (0: the
+	// protocol's MemPoolSize).
+	MaxTransactions int `yaml:"MaxTransactions"`
 }
 
 // Logger holds the logging settings.

@@ -129,6 +129,10 @@ func (a *ApplicationConfiguration) validateDB() error {
 		return fmt.Errorf("%w: DBConfiguration.Type %q, want %s, %s or %s",
 			ErrDBType, db.Type, DBLevelDB, DBBoltDB, DBInMemory)
 	}
+	if a.MempoolPersistence.MaxTransactions < 0 {
+		return fmt.Errorf("%w: MempoolPersistence.MaxTransactions %d is negative", ErrDBType,
+			a.MempoolPersistence.MaxTransactions)
+	}
 	return nil
 }
 

@@ -9,10 +9,11 @@ import (
 	"go.uber.org/zap/zaptest"
 
 	"github.com/n3d-io/n3d/pkg/core/mempool"
+	"github.com/n3d-io/n3d/pkg/core/mempool/follow"
 	"github.com/n3d-io/n3d/pkg/util"
 )
 
-// TestFollowerDropsIncludedTransactions: a mempool.Follower over the
+// TestFollowerDropsIncludedTransactions: a follow.Follower over the
 // node's chain keeps a pool of its own current: the transaction it holds
 // leaves it once the validator includes it in a block; Run returns when
 // its context ends.
@@ -23,7 +24,7 @@ func TestFollowerDropsIncludedTransactions(t *testing.T) {
 	c := r.n.Chain()
 	pool, err := mempool.New(mempool.Config{Capacity: 10, Ledger: c})
 	require.NoError(t, err)
-	f := mempool.NewFollower(c, pool, zaptest.NewLogger(t))
+	f := follow.New(c, pool, zaptest.NewLogger(t))
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- f.Run(ctx) }()

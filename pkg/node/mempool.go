@@ -6,6 +6,7 @@ import (
 
 	"github.com/n3d-io/n3d/pkg/core/chain"
 	"github.com/n3d-io/n3d/pkg/core/mempool"
+	"github.com/n3d-io/n3d/pkg/core/mempool/follow"
 	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/core/txpipe"
 	"github.com/n3d-io/n3d/pkg/network"
@@ -66,6 +67,6 @@ func (n *Node) startMempool(ctx context.Context) (stop func() error, err error) 
 	log := n.log.Named("mempool")
 	g := newGroup(ctx, log)
 	g.goRun(pipe.Run)
-	g.goRun(mempool.NewFollower(n.chain, pool, log).Run)
+	g.goRun(follow.New(n.chain, pool, log).Run)
 	return g.stop, nil
 }

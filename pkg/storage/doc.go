@@ -16,8 +16,18 @@
 //   - Snapshot: a private change layer over a parent Store, committed into
 //     it or discarded.
 //
+// PutDurable writes one key fsync'd (SyncPutter: LevelDB's sync write,
+// BoltDB's commit), for records that must survive a power loss (the
+// chain's block log). IsNoSpace recognises a full disk; SidecarPath names
+// files kept next to the database (the saved transaction pool).
+// MemCachedStore.Abandon closes a cache without writing its live layer.
+// WriteRecoverer (LevelDB: reopen the database, whose journal keeps failing
+// after one failed write) makes a store take writes again after a full
+// disk.
+//
 // pkg/storage/storagetest provides FaultStore, a wrapper that injects
-// errors and holds writes, for tests of code built on this package.
+// errors (FailWrites: every write, as a full disk does) and holds writes,
+// for tests of code built on this package.
 //
 // No backend type appears in the API: ranges are SeekRange values, errors
 // are this package's sentinels (ErrKeyNotFound, ErrClosed, ...).

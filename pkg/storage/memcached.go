@@ -294,3 +294,29 @@ func (s *MemCachedStore) Close() error {
 	s.idle.Broadcast() // wake Persist calls waiting for room
 	return errors.Join(perr, s.lower.Close())
 }
+
+// Abandon closes the store without writing the live layer: for a cache
+// whose live layer holds changes that must not reach the disk (part of an
+// unfinished unit of work). The frozen layers, complete units handed to
+// Persist, are still written first. The lower store is closed either way.
+func (s *MemCachedStore) Abandon() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return ErrClosed
+	}
+	s.waitIdleLocked()
+	var perr error
+	for len(s.pending) != 0 && perr == nil {
+		if perr = s.lower.PutChangeSet(s.pending[0].puts, s.pending[0].dels); perr == nil {
+			s.pending = s.pending[1:]
+		}
+	}
+	if perr != nil {
+		perr = fmt.Errorf("storage: persist: %w", perr)
+	}
+	s.closed = true
+	s.mem, s.pending = new(layer), nil
+	s.idle.Broadcast()
+	return errors.Join(perr, s.lower.Close())
+}

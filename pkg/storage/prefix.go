@@ -47,6 +47,11 @@ const (
 	SYSStateJumpStage = SYSStateChangeStage
 	// SYSStateSyncCheckpoint holds the state sync module checkpoint.
 	SYSStateSyncCheckpoint KeyPrefix = 0xc5
+	// SYSBlockLog holds the block log: blocks made visible whose state may
+	// not be persisted yet, by index (u32 BE), each written durably before
+	// the block is announced and deleted in the change set that persists
+	// its state (pkg/core/chain, blocklog.go). neo-go has no such key.
+	SYSBlockLog KeyPrefix = 0xc6
 	// SYSVersion holds the chain (DAO) version record, written by the
 	// chain: version string, storage prefix, flags, network magic.
 	SYSVersion KeyPrefix = 0xf0

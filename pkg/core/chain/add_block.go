@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"sync"
-	"time"
 
 	bloomfilter "github.com/holiman/bloomfilter/v2"
 	"github.com/n3d-io/n3d/pkg/core/block"
@@ -32,7 +31,8 @@ func (c *Chain) AddBlock(b *block.Block) error { return c.add(b, false) }
 
 // add is AddBlock; with speculative set the header is verified while the
 // block executes too (Restore: a forged header then costs an execution, so
-// blocks from peers never take this path).
+// blocks from peers never take this path) and the block is not logged (it
+// comes from a dump that can be restored again, see blocklog.go).
 func (c *Chain) add(b *block.Block, speculative bool) error {
 	c.addMu.Lock()
 	defer c.addMu.Unlock()
@@ -46,20 +46,47 @@ func (c *Chain) add(b *block.Block, speculative bool) error {
 	if b.Index != h+1 {
 		return fmt.Errorf("%w: block %d, expected %d", ErrBlockIndex, b.Index, h+1)
 	}
-	return c.addBlock(b, !c.cfg.Ledger.SkipBlockVerification, speculative)
+	mode := addMode{verify: !c.cfg.Ledger.SkipBlockVerification, speculative: speculative, log: logWrite}
+	if speculative || c.cfg.noBlockLog {
+		mode.log = logNone
+	}
+	return c.addBlock(b, mode)
 }
 
+// addMode says how addBlock treats a block.
+type addMode struct {
+	verify      bool    // verify the header and transactions
+	speculative bool    // verify the header concurrently with execution
+	log         logMode // block log record: none, write it, already there
+}
+
+func noWait() error { return nil }
+
 // addBlock runs under addMu.
-func (c *Chain) addBlock(b *block.Block, verify, speculative bool) error {
+func (c *Chain) addBlock(b *block.Block, m addMode) error {
 	if c.broken != nil {
 		return c.broken
 	}
-	wait := func() error { return nil }
-	if verify {
+	if err := c.StorageErr(); err != nil {
+		return blockError(&b.Header, err)
+	}
+	if m.log == logWrite && c.unlogged {
+		// Unlogged blocks below this one must be on disk first.
+		if err := c.persistCache(true); err != nil {
+			c.storageFailed(err)
+			return blockError(&b.Header, c.StorageErr())
+		}
+	}
+	wait := noWait
+	if m.verify {
 		var err error
-		if wait, err = c.startVerify(b, speculative); err != nil {
+		if wait, err = c.startVerify(b, m.speculative); err != nil {
 			return blockError(&b.Header, err)
 		}
+	}
+	logged := noWait
+	if m.log == logWrite {
+		logged = c.startLogWrite(b)
 	}
 	blockDAO := c.dao.Private()
 	res, err := c.exec.execute(blockDAO, b)
@@ -69,22 +96,37 @@ func (c *Chain) addBlock(b *block.Block, verify, speculative bool) error {
 	if err == nil {
 		err = c.storeLedger(blockDAO, b, res)
 	}
-	if err != nil {
-		return blockError(&b.Header, errors.Join(err, blockDAO.Discard()))
+	if err == nil {
+		// The block is made visible only once it is durable.
+		if err = logged(); err != nil {
+			c.storageFailed(err)
+			return blockError(&b.Header, errors.Join(err, blockDAO.Discard()))
+		}
+		// The filter learns the block's hashes before its records become
+		// visible in the chain's DAO, so it never answers "absent" for a
+		// record a reader could find (a failure below only leaves false
+		// positives).
+		c.addToBloom(b)
+		err = blockDAO.Persist()
+	} else {
+		err = errors.Join(err, blockDAO.Discard(), logged())
 	}
-	// The filter learns the block's hashes before its records become
-	// visible in the chain's DAO, so it never answers "absent" for a record
-	// a reader could find (a failure below only leaves false positives).
-	c.addToBloom(b)
-	if err := blockDAO.Persist(); err != nil {
+	if err != nil {
+		if m.log == logWrite {
+			err = errors.Join(err, c.unlog(b.Index))
+		}
 		return blockError(&b.Header, err)
+	}
+	if m.log == logNone {
+		c.unlogged = true
+	} else {
+		c.logged = append(c.logged, b.Index)
 	}
 	// From here on the write cache holds the block: a failure leaves the
 	// chain unusable until reopened at the last persisted block.
 	root, err := c.persistBlock(b)
 	if err != nil {
-		c.broken = fmt.Errorf("%w: %w", ErrBroken, blockError(&b.Header, err))
-		return c.broken
+		return c.breakWith(blockError(&b.Header, err))
 	}
 	c.publish(b, res, root)
 	return nil
@@ -212,7 +254,9 @@ func (c *Chain) persistBlock(b *block.Block) (util.Uint256, error) {
 		c.cfg.OnStorageChanges(b.Index, storageChanges(puts, dels, old))
 	}
 	if err := c.maybePersist(b.Index); err != nil {
-		return util.Uint256{}, err
+		// The block is safe in the block log (or comes from a dump):
+		// announce it, and stop taking more until the store writes again.
+		c.storageFailed(fmt.Errorf("persist: %w", err))
 	}
 	c.mu.Lock()
 	prev := c.mu.tip // nil before genesis
@@ -229,61 +273,6 @@ func (c *Chain) persistBlock(b *block.Block) (util.Uint256, error) {
 	c.log.Debug("block added", zap.Uint32("index", b.Index), zap.Int("txs", len(b.Transactions)),
 		zap.Stringer("stateroot", root))
 	return root, nil
-}
-
-// maxUnpersistedKeys bounds the keys the write cache collects before it
-// is handed to the store, whatever the interval.
-const maxUnpersistedKeys = 1 << 18
-
-// maybePersist hands the write cache (every block since the last time, one
-// atomic change set) to the store once PersistInterval has passed or it
-// holds maxUnpersistedKeys: in the background while the next blocks run,
-// or before returning with PersistSync. Blocks still in the cache are read
-// from memory; a crash loses them, never part of one. upTo is the last
-// block the cache holds.
-func (c *Chain) maybePersist(upTo uint32) error {
-	now := time.Now()
-	if c.cfg.PersistInterval >= 0 && now.Sub(c.lastPersist) < c.cfg.PersistInterval &&
-		c.cache.Len() < maxUnpersistedKeys {
-		return nil
-	}
-	c.lastPersist = now
-	persist := c.cache.Persist
-	if c.cfg.PersistSync {
-		persist = c.cache.PersistSync
-	}
-	if _, err := persist(); err != nil {
-		return err
-	}
-	c.metrics.persisted.Set(float64(upTo))
-	c.metrics.cached.Set(float64(c.cache.Len()))
-	return nil
-}
-
-// persistLoop hands the write cache to the store when the last blocks
-// have waited PersistInterval without a next block to do it (slow blocks
-// stay in memory at most that long, as in neo-go), checking every tick. It
-// ends when stop is closed.
-func (c *Chain) persistLoop(stop <-chan struct{}, tick time.Duration) {
-	t := time.NewTicker(tick)
-	defer t.Stop()
-	for {
-		select {
-		case <-stop:
-			return
-		case <-t.C:
-		}
-		c.addMu.Lock()
-		if !c.closed.Load() && c.broken == nil && c.cache.Len() != 0 {
-			if err := c.maybePersist(c.height.Load()); err != nil {
-				c.broken = fmt.Errorf("%w: persist: %w", ErrBroken, err)
-				c.log.Error("persisting the chain failed", zap.Error(err))
-			}
-		}
-		c.addMu.Unlock()
-		// The background write may have finished since the last block.
-		c.metrics.cached.Set(float64(c.cache.Len()))
-	}
 }
 
 func bloomKey(h util.Uint256) uint64 { return binary.LittleEndian.Uint64(h[:8]) }

@@ -3,7 +3,9 @@ package chain
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -13,6 +15,7 @@ import (
 
 	"github.com/n3d-io/n3d/pkg/config"
 	"github.com/n3d-io/n3d/pkg/core/block"
+	"github.com/n3d-io/n3d/pkg/core/chaindump"
 	"github.com/n3d-io/n3d/pkg/storage"
 	"github.com/stretchr/testify/require"
 )
@@ -129,4 +132,51 @@ func processCPU() time.Duration {
 	var ru syscall.Rusage
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru) // cannot fail for SELF
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkAddBlockLog adds the generated chain's blocks one by one with
+// AddBlock (the path of blocks from peers and consensus, full
+// verification) on LevelDB, with and without the block log, to measure
+// what making each block durable before it is announced costs:
+//
+//	go test -run '^$' -bench AddBlockLog -benchtime 1x ./pkg/core/chain
+func BenchmarkAddBlockLog(b *testing.B) {
+	dump := benchDump(b)
+	cfg := unitTestnet(b)
+	d, err := chaindump.NewReader(bytes.NewReader(dump))
+	require.NoError(b, err)
+	var blocks []*block.Block
+	for {
+		raw, err := d.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		require.NoError(b, err)
+		blk, err := block.NewBlockFromBytes(append([]byte(nil), raw...))
+		require.NoError(b, err)
+		if blk.Index != 0 {
+			blocks = append(blocks, blk)
+		}
+	}
+	for _, mode := range []string{"logged", "logged-nosync", "unlogged"} {
+		b.Run("leveldb/"+mode, func(b *testing.B) {
+			var cpu time.Duration
+			for b.Loop() {
+				start := processCPU()
+				n, err := NewNativeSet(&cfg.ProtocolConfiguration)
+				require.NoError(b, err)
+				c, err := Open(Config{Protocol: cfg.ProtocolConfiguration, Ledger: cfg.ApplicationConfiguration.Ledger,
+					Store: benchStore(b, config.DBLevelDB, b.TempDir()), Natives: n, noBlockLog: mode == "unlogged",
+					BlockLogNoSync: mode == "logged-nosync"})
+				require.NoError(b, err)
+				for _, blk := range blocks {
+					require.NoError(b, c.AddBlock(blk))
+				}
+				require.NoError(b, c.Close())
+				cpu += processCPU() - start
+			}
+			b.ReportMetric(float64(len(blocks))*float64(b.N)/b.Elapsed().Seconds(), "blocks/s")
+			b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
+		})
+	}
 }

@@ -68,10 +68,33 @@ type Config struct {
 	// prometheus.DefaultRegisterer, which the node's monitoring endpoint
 	// serves.
 	Registerer prometheus.Registerer
+	// BlockLogNoSync writes the block log with a plain write instead of an
+	// fsync'd one: an announced block then survives a crash of the process
+	// (SIGKILL included) but not a power loss or a kernel crash. It saves
+	// an fsync per block (see BenchmarkAddBlockLog), which matters only
+	// when blocks come much faster than one every few milliseconds.
+	BlockLogNoSync bool
+	// StorageRetry is the first wait before the chain retries the writes
+	// the store refused (DefaultStorageRetry when 0); it doubles up to 30 s
+	// while they keep failing (see persist.go).
+	StorageRetry time.Duration
+	// OnStorageState, when set, is called with the storage failure when the
+	// chain stops accepting blocks and transactions because the store
+	// refuses writes, and with nil when it resumes. It runs under the
+	// chain's block lock: it must not call into the chain.
+	OnStorageState func(err error)
+	// OnFatal, when set, is called once when the chain stops for good
+	// (ErrBroken: a block failed after reaching the write cache). The node
+	// should then stop and exit non-zero; a restart recovers. It runs under
+	// the chain's block lock: it must not call into the chain.
+	OnFatal func(err error)
 
 	// executor replaces the interop-based execution in tests of the
 	// persistence machinery.
 	executor executor
+	// noBlockLog adds blocks without the block log (the benchmark of its
+	// cost).
+	noBlockLog bool
 }
 
 // Chain is the blockchain: it verifies, executes and persists blocks and
@@ -115,6 +138,12 @@ type Chain struct {
 	// broken is set (under addMu) when a block failed after reaching the
 	// write cache; every later AddBlock returns it.
 	broken error
+	// logged lists (under addMu) the blocks in the write cache that have a
+	// block log record; unlogged is set when a block without one (genesis,
+	// Restore) was added since the cache was last written synchronously.
+	logged   []uint32
+	unlogged bool
+	health   health
 }
 
 // Open opens the chain in cfg.Store: a new store receives the genesis
@@ -129,6 +158,9 @@ func Open(cfg Config) (*Chain, error) {
 	}
 	if cfg.PersistInterval == 0 {
 		cfg.PersistInterval = DefaultPersistInterval
+	}
+	if cfg.StorageRetry <= 0 {
+		cfg.StorageRetry = DefaultStorageRetry
 	}
 	if cfg.BloomCapacity <= 0 {
 		cfg.BloomCapacity = DefaultBloomCapacity
@@ -161,15 +193,16 @@ func Open(cfg Config) (*Chain, error) {
 	c.rec = &recorder{Store: c.cache, track: cfg.OnStorageChanges != nil}
 	c.dao = dao.New(c.rec)
 	if err := c.init(); err != nil {
+		if c.broken != nil {
+			return nil, errors.Join(err, c.cache.Abandon())
+		}
 		return nil, errors.Join(err, c.cache.Close())
 	}
 	c.mu.Lock()
 	c.metrics.loaded(c.mu.tip)
 	c.mu.Unlock()
 	c.stopPersist = make(chan struct{})
-	if c.cfg.PersistInterval > 0 {
-		go c.persistLoop(c.stopPersist, c.cfg.PersistInterval)
-	}
+	go c.persistLoop(c.stopPersist, c.loopTick())
 	return c, nil
 }
 
@@ -211,7 +244,7 @@ func (c *Chain) init() error {
 		if err := c.putVersion(); err != nil {
 			return err
 		}
-		if err := c.addBlock(g, false, false); err != nil {
+		if err := c.addBlock(g, addMode{log: logNone}); err != nil {
 			return fmt.Errorf("chain: genesis: %w", err)
 		}
 		return nil
@@ -227,7 +260,10 @@ func (c *Chain) init() error {
 			return fmt.Errorf("chain: current block: %w", err)
 		}
 	}
-	return c.load(g, height)
+	if err := c.load(g, height); err != nil {
+		return err
+	}
+	return c.replayLog()
 }
 
 // load restores the in-memory state of a persisted chain at height.
@@ -313,10 +349,11 @@ func (c *Chain) Close() error {
 	c.subs.closeAll()
 	var err error
 	if c.broken == nil {
-		err = c.persistBloom()
-	}
-	if cerr := c.cache.Close(); cerr != nil {
-		err = errors.Join(err, cerr)
+		err = errors.Join(c.persistBloom(), c.trimLog(), c.cache.Close())
+	} else {
+		// The live layer holds part of a block: keep it off the disk, the
+		// block log replays what it held.
+		err = c.cache.Abandon()
 	}
 	if err != nil {
 		return fmt.Errorf("chain: close: %w", err)

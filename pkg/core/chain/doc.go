@@ -10,7 +10,11 @@
 //	sigcheck.go       signature checks through the chain's cache of outcomes;
 //	                  Restore's pre-verification of the blocks read ahead
 //	chain.go          Config, Open (genesis or reload), Close
-//	add_block.go      AddBlock: verify, execute, store, state root, persist
+//	add_block.go      AddBlock: verify, execute, store, state root, announce
+//	blocklog.go       the block log: a block is durable before it is visible;
+//	                  replay at Open
+//	persist.go        the write cache to the store in the background; the
+//	                  storage-failure state (pause, retry, resume), ErrBroken
 //	exec.go           execution through pkg/core/interop (OnPersist, txs, PostPersist)
 //	natives.go        NativeSet: pkg/core/native as the chain uses it
 //	changes.go        the block's change set: trie batch, neo-go storage diff;
@@ -38,20 +42,26 @@
 //	            meanwhile, in goroutines: every transaction verified on a
 //	            private view of the state before the block (and, in Restore
 //	            only, the header witness too); the block fails if they do
+//	            meanwhile too: the block's bytes written durably to the block
+//	            log (SYSBlockLog + index), skipped by Restore
 //	         ─▶ ledger records (block, txs, logs, current block, header hashes)
-//	         ─▶ commit: the recorder keeps the block's change set
+//	         ─▶ wait for the log record; commit: the recorder keeps the
+//	            block's change set
 //	         ─▶ MPT batch (contract storage, LedgerContract excluded) → Flush → root
 //	         ─▶ state root record; once a second (PersistInterval) the write
 //	            cache goes to the store: MemCachedStore.Persist (async: the
-//	            next blocks run while it is written, one atomic PutChangeSet)
+//	            next blocks run while it is written, one atomic PutChangeSet
+//	            that also deletes the log records of the blocks it holds)
 //	         ─▶ bloom, header index, tip, height; events to subscribers
 //
-// A failure before the commit leaves nothing behind; one after it (a write
-// cache or trie error) stops the chain (ErrBroken) until it is reopened at
-// the last persisted block. A crash loses the blocks of at most the last
-// PersistInterval, never part of one. Reopening reads the current block, the
-// header hash batches, the state root of that height and refills the bloom
-// filter.
+// A failure before the commit leaves nothing behind (a failed log write
+// also puts the chain in the storage-failure state, see persist.go); one
+// after it (a trie error) stops the chain (ErrBroken, Config.OnFatal) until
+// it is reopened. A crash loses no announced block: reopening reads the
+// current block, the header hash batches, the state root of that height,
+// refills the bloom filter, then replays the block log above that height.
+// Only blocks added by Restore, which are not logged, can be lost (at most
+// the last PersistInterval of them; the restore can be run again).
 //
 // Metrics (metrics.go, docs/monitoring.md): n3d_chain_block_height,
 // n3d_chain_persisted_height (the last block handed to the store),

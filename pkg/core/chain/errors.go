@@ -25,6 +25,10 @@ var (
 	// ErrBroken is a chain whose write cache holds a half-added block: it
 	// must be reopened.
 	ErrBroken = errors.New("chain: stopped after a storage failure")
+	// ErrStorage is a block or transaction refused because the store does
+	// not take writes (a full disk, an I/O error): see StorageErr. It goes
+	// away by itself once writes succeed again.
+	ErrStorage = errors.New("chain: storage refuses writes")
 	// ErrVersion is a database made by another program, network or mode.
 	ErrVersion = errors.New("chain: incompatible database")
 	// ErrNotFound is a block, transaction or record the chain does not have.

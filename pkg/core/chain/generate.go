@@ -194,6 +194,14 @@ func newGenerator(c *Chain, o GenerateOptions) (*generator, error) {
 	if c.BlockHeight() != 0 {
 		return nil, fmt.Errorf("%w: the chain is at height %d, not a fresh one", ErrGenerate, c.BlockHeight())
 	}
+	return makeGenerator(c, o)
+}
+
+// makeGenerator is newGenerator without the check for a fresh chain: on a
+// chain a generator with the same options built (blocks 1 and 2 at
+// least), the workload goes on from the chain's height (the crash test
+// restarts a generating process).
+func makeGenerator(c *Chain, o GenerateOptions) (*generator, error) {
 	n := c.cfg.Natives
 	if n == nil {
 		return nil, fmt.Errorf("%w: needs the chain's NativeSet", ErrGenerate)
@@ -233,6 +241,14 @@ func newGenerator(c *Chain, o GenerateOptions) (*generator, error) {
 			return nil, fmt.Errorf("%w: account key %d: %w", ErrGenerate, i, err)
 		}
 		g.users = append(g.users, singleSigAccount(k))
+	}
+	if h := c.BlockHeight(); h >= 2 {
+		if _, g.contract, err = g.deployScript(g.users[0].hash); err != nil {
+			return nil, err
+		}
+		// Nonces and workload differ from those of the blocks before.
+		g.nonce = h << 12
+		g.txCount = uint64(h) * uint64(max(o.TxPerBlock, 1))
 	}
 	return g, nil
 }

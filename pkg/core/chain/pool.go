@@ -57,9 +57,15 @@ func (c *Chain) GASBalance(acc util.Uint160) (*big.Int, error) {
 // for a block being added. It is safe for concurrent use: the ingress
 // pipeline's workers call it in parallel (see the note at the top of this
 // file on views taken while a block is stored).
+//
+// While the store refuses writes it returns the StorageErr (ErrStorage):
+// the node takes no transaction it may not be able to keep.
 func (c *Chain) VerifyTxConcurrent(tx *transaction.Transaction) error {
 	if c.closed.Load() {
 		return ErrClosed
+	}
+	if err := c.StorageErr(); err != nil {
+		return fmt.Errorf("transaction %s: %w", tx.Hash().String(), err)
 	}
 	if tx.SystemFee > c.proto.MaxBlockSystemFee {
 		return fmt.Errorf("transaction %s: %w: %d > %d", tx.Hash().String(), ErrTxSystemFee,

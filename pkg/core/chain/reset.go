@@ -72,7 +72,7 @@ func (c *Chain) Reset(height uint32) error {
 		c.log.Info("chain already at the reset height", zap.Uint32("height", height))
 		return nil
 	}
-	if _, err := c.cache.PersistSync(); err != nil {
+	if err := c.persistCache(true); err != nil {
 		return fmt.Errorf("%w: %w", ErrReset, err)
 	}
 	err := c.runReset(height, resetStageBlocks)
@@ -80,7 +80,7 @@ func (c *Chain) Reset(height uint32) error {
 		err = c.reload(height)
 	}
 	if err != nil {
-		c.broken = fmt.Errorf("%w: %w", ErrBroken, err)
+		_ = c.breakWith(err) // err is returned, c.broken wraps it
 		return err
 	}
 	return nil

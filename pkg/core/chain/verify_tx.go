@@ -107,12 +107,16 @@ func (c *Chain) verifyBlockTxs(b *block.Block) error {
 
 // VerifyTx verifies a transaction that is not in a block against the
 // current state, as the reference does before pooling it (plus neo-go's
-// MaxBlockSystemFee bound). It waits for a block being added.
+// MaxBlockSystemFee bound). It waits for a block being added. While the
+// store refuses writes it returns the StorageErr, as VerifyTxConcurrent.
 func (c *Chain) VerifyTx(tx *transaction.Transaction) error {
 	c.addMu.Lock()
 	defer c.addMu.Unlock()
 	if c.closed.Load() {
 		return ErrClosed
+	}
+	if err := c.StorageErr(); err != nil {
+		return fmt.Errorf("transaction %s: %w", tx.Hash().String(), err)
 	}
 	if tx.SystemFee > c.proto.MaxBlockSystemFee {
 		return fmt.Errorf("transaction %s: %w: %d > %d", tx.Hash().String(), ErrTxSystemFee,

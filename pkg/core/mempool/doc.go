@@ -38,6 +38,12 @@
 // blocking it: a subscriber whose channel is full is dropped. Metrics:
 // n3d_mempool_transactions (gauge) and n3d_mempool_removed_total{reason}.
 //
+// Saved pool (persist.go, persist_follow.go): a Journal appends every
+// accepted transaction to a file (Append on the accept path, or Follow on
+// the pool's events), compacts it to the pool's contents, and at the next
+// start returns the saved transactions; Reload verifies and pools them
+// again, returning those to announce. The pool itself keeps no file.
+//
 // Locking: one RWMutex guards the indexes; Add, Remove and the rebuild
 // step of UpdateForBlock hold it for writing, readers for reading; the
 // isStillValid checks of UpdateForBlock run without it. subMu (the

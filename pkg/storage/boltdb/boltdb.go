@@ -211,3 +211,6 @@ func (s *Store) Close() error {
 	}
 	return mapErr(s.db.Close())
 }
+
+// PutSync is Put: every BoltDB transaction is fsync'd at commit.
+func (s *Store) PutSync(key, value []byte) error { return s.Put(key, value) }

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"sync"
 	"unsafe"
 
 	"github.com/n3d-io/n3d/pkg/storage/internal/kv"
@@ -38,9 +39,20 @@ type Options struct {
 }
 
 // Store is a LevelDB-backed storage.Store. It is safe for concurrent use.
+//
+// Every operation runs inside a gate (gate.go) that RecoverWrites closes
+// only while no operation runs, so it can replace the goleveldb handle
+// under nobody's feet; operations started meanwhile wait for it (the fast
+// path is one atomic compare-and-swap and one add).
 type Store struct {
-	db       *leveldb.DB
+	gate
+	// handleMu orders Close and the handle replacement of RecoverWrites.
+	handleMu sync.Mutex
+	closed   bool
+	db       *leveldb.DB // replaced by RecoverWrites, inside the gate
 	readOnly bool
+	path     string
+	opts     *opt.Options
 }
 
 // Open opens (creating it unless read-only) the LevelDB database in
@@ -66,7 +78,7 @@ func Open(o Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("storage/leveldb: open %s: %w", o.DataDirectoryPath, mapErr(err))
 	}
-	s := &Store{db: db, readOnly: o.ReadOnly}
+	s := &Store{db: db, readOnly: o.ReadOnly, path: o.DataDirectoryPath, opts: opts}
 	if err := kv.CheckMarker(s, BackendName, o.ReadOnly); err != nil {
 		return nil, errors.Join(fmt.Errorf("storage/leveldb: %s: %w", o.DataDirectoryPath, err), mapErr(db.Close()))
 	}
@@ -93,6 +105,8 @@ func mapErr(err error) error {
 // Get returns the value of key or storage.ErrKeyNotFound. The returned
 // slice belongs to the caller.
 func (s *Store) Get(key []byte) ([]byte, error) {
+	s.enter()
+	defer s.exit()
 	v, err := s.db.Get(key, nil)
 	if err != nil {
 		return nil, mapErr(err)
@@ -105,11 +119,15 @@ func (s *Store) Put(key, value []byte) error {
 	if len(key) == 0 {
 		return kv.ErrEmptyKey
 	}
+	s.enter()
+	defer s.exit()
 	return mapErr(s.db.Put(key, value, nil))
 }
 
 // Delete removes key; deleting an absent key is not an error.
 func (s *Store) Delete(key []byte) error {
+	s.enter()
+	defer s.exit()
 	return mapErr(s.db.Delete(key, nil))
 }
 
@@ -149,6 +167,8 @@ func (s *Store) PutChangeSet(puts map[string][]byte, dels map[string]struct{}) e
 	for _, k := range keys {
 		b.Put(view(k), puts[k])
 	}
+	s.enter()
+	defer s.exit()
 	return mapErr(s.db.Write(b, nil))
 }
 
@@ -161,6 +181,8 @@ func view(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
 // valid only during the call. Iteration runs over a consistent snapshot.
 func (s *Store) Seek(rng kv.SeekRange, fn func(k, v []byte) bool) error {
 	lo, hi := kv.Bounds(rng)
+	s.enter()
+	defer s.exit()
 	it := s.db.NewIterator(&util.Range{Start: lo, Limit: hi}, nil)
 	if rng.Backwards {
 		for ok := it.Last(); ok && fn(it.Key(), it.Value()); ok = it.Prev() {
@@ -176,5 +198,60 @@ func (s *Store) Seek(rng kv.SeekRange, fn func(k, v []byte) bool) error {
 
 // Close closes the database.
 func (s *Store) Close() error {
+	s.handleMu.Lock()
+	defer s.handleMu.Unlock()
+	s.closed = true
 	return mapErr(s.db.Close())
+}
+
+// PutSync stores value under key and waits until the write is on stable
+// storage (the journal is fsync'd), for records that must survive a
+// power loss, not only a crash of the process.
+func (s *Store) PutSync(key, value []byte) error {
+	if len(key) == 0 {
+		return kv.ErrEmptyKey
+	}
+	s.enter()
+	defer s.exit()
+	return mapErr(s.db.Put(key, value, &opt.WriteOptions{Sync: true}))
+}
+
+// RecoverWrites makes the store take writes again after a failed one (a
+// full disk): goleveldb's journal keeps failing every write after its
+// first failure until the database is reopened. It closes and reopens the
+// database once no operation runs (operations meanwhile wait); the
+// journal replay drops the torn record of the failed write, which was
+// never acknowledged. If the read-write open fails (the disk still full),
+// the database is opened read-only, so reads go on and writes fail with
+// ErrReadOnly until the next RecoverWrites.
+func (s *Store) RecoverWrites() error {
+	if s.readOnly {
+		return kv.ErrReadOnly
+	}
+	var err error
+	s.exclusive(func() {
+		s.handleMu.Lock()
+		defer s.handleMu.Unlock()
+		if s.closed {
+			err = kv.ErrClosed
+			return
+		}
+		_ = s.db.Close() // reports the journal's error: the reason we are here
+		db, oerr := leveldb.OpenFile(s.path, s.opts)
+		if oerr == nil {
+			s.db = db
+			return
+		}
+		ro := *s.opts
+		ro.ReadOnly = true
+		db, rerr := leveldb.OpenFile(s.path, &ro)
+		if rerr != nil {
+			// Keep a closed handle: operations fail with ErrClosed.
+			err = fmt.Errorf("storage/leveldb: reopening %s: %w", s.path, errors.Join(mapErr(oerr), mapErr(rerr)))
+			return
+		}
+		s.db = db
+		err = fmt.Errorf("storage/leveldb: reopening %s read-write: %w", s.path, mapErr(oerr))
+	})
+	return err
 }

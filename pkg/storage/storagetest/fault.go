@@ -35,6 +35,7 @@ type FaultStore struct {
 	getErr  error
 	seekErr error
 	putErr  error
+	kvErr   error         // Put and Delete
 	gate    chan struct{} // non-nil: PutChangeSet waits until it is closed
 	started chan struct{} // receives a value as each PutChangeSet starts
 	calls   int
@@ -54,6 +55,12 @@ func (f *FaultStore) FailSeek(err error) { f.set(func() { f.seekErr = err }) }
 // FailPutChangeSet makes PutChangeSet return err without applying anything
 // (nil: forward again).
 func (f *FaultStore) FailPutChangeSet(err error) { f.set(func() { f.putErr = err }) }
+
+// FailWrites makes every write (PutChangeSet, Put, PutSync, Delete) return
+// err without applying anything (nil: forward again): a full disk.
+func (f *FaultStore) FailWrites(err error) {
+	f.set(func() { f.putErr, f.kvErr = err, err })
+}
 
 // Hold makes every later PutChangeSet block until the returned release
 // function is called (once).
@@ -94,11 +101,51 @@ func (f *FaultStore) Get(key []byte) ([]byte, error) {
 	return f.Inner.Get(key)
 }
 
-// Put implements storage.Store.
-func (f *FaultStore) Put(key, value []byte) error { return f.Inner.Put(key, value) }
+func (f *FaultStore) writeErr() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.kvErr
+}
 
-// Delete implements storage.Store.
-func (f *FaultStore) Delete(key []byte) error { return f.Inner.Delete(key) }
+// Put implements storage.Store, honouring FailWrites.
+func (f *FaultStore) Put(key, value []byte) error {
+	if err := f.writeErr(); err != nil {
+		return err
+	}
+	return f.Inner.Put(key, value)
+}
+
+// PutSync implements storage.SyncPutter, honouring FailWrites: it is
+// Inner's PutSync when Inner has one, Put otherwise.
+func (f *FaultStore) PutSync(key, value []byte) error {
+	if err := f.writeErr(); err != nil {
+		return err
+	}
+	if sp, ok := f.Inner.(interface{ PutSync(k, v []byte) error }); ok {
+		return sp.PutSync(key, value)
+	}
+	return f.Inner.Put(key, value)
+}
+
+// RecoverWrites implements storage.WriteRecoverer: it forwards to Inner
+// when Inner has the method, honouring FailWrites.
+func (f *FaultStore) RecoverWrites() error {
+	if err := f.writeErr(); err != nil {
+		return err
+	}
+	if r, ok := f.Inner.(interface{ RecoverWrites() error }); ok {
+		return r.RecoverWrites()
+	}
+	return nil
+}
+
+// Delete implements storage.Store, honouring FailWrites.
+func (f *FaultStore) Delete(key []byte) error {
+	if err := f.writeErr(); err != nil {
+		return err
+	}
+	return f.Inner.Delete(key)
+}
 
 // Seek implements storage.Store.
 func (f *FaultStore) Seek(rng kv.SeekRange, fn func(k, v []byte) bool) error {

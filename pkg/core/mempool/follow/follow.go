@@ -1,4 +1,8 @@
-package mempool
+// Package follow keeps a memory pool current with the chain: after each
+// block it drops the block's transactions and those the new state
+// invalidates. It sits beside pkg/core/mempool (which knows nothing of the
+// chain) because it subscribes to the chain's block events.
+package follow
 
 import (
 	"context"
@@ -6,6 +10,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/n3d-io/n3d/pkg/core/chain"
+	"github.com/n3d-io/n3d/pkg/core/mempool"
 	"github.com/n3d-io/n3d/pkg/core/transaction"
 )
 
@@ -25,17 +30,17 @@ type FollowedChain interface {
 // Follower keeps a pool current with the chain: after each block it drops
 // the block's transactions and those the new state invalidates
 // (UpdateForBlock). It subscribes at construction, so no block added
-// after NewFollower returns is missed.
+// after New returns is missed.
 type Follower struct {
 	c    FollowedChain
-	pool *Pool
+	pool *mempool.Pool
 	log  *zap.Logger
 	sub  *chain.Subscription
 }
 
-// NewFollower subscribes to c's blocks for pool; Run then applies them.
+// New subscribes to c's blocks for pool; Run then applies them.
 // A nil log logs nothing.
-func NewFollower(c FollowedChain, pool *Pool, log *zap.Logger) *Follower {
+func New(c FollowedChain, pool *mempool.Pool, log *zap.Logger) *Follower {
 	if log == nil {
 		log = zap.NewNop()
 	}

@@ -1,0 +1,313 @@
+package mempool
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/n3d-io/n3d/pkg/core/transaction"
+	"github.com/n3d-io/n3d/pkg/util"
+	"go.uber.org/zap"
+)
+
+// The saved pool (Journal): the pool's transactions in a file, so that
+// those still valid are back in the pool after a clean stop and after a
+// crash (SIGKILL included).
+//
+// File format: the magic "n3dpool1", then one record per transaction:
+// u32 LE length of the transaction bytes, u32 LE CRC-32C of them, the
+// transaction as on the wire. Records are appended as transactions are
+// accepted (one write(2) each: the record survives the process, and a
+// power loss too with JournalConfig.Sync); transactions that leave the
+// pool are not recorded, the file is rewritten (Compact: temporary file,
+// fsync, rename) with the pool's current transactions when it holds more
+// than twice MaxTransactions records, and at a clean stop. Reading stops
+// at the first torn or corrupt record (the tail of a crashed append) and
+// keeps the last MaxTransactions distinct transactions read; re-adding them
+// goes through the chain's verification (Reload), so the included, expired
+// or otherwise invalid ones are dropped there.
+
+// journalMagic starts a saved pool file.
+const journalMagic = "n3dpool1"
+
+// maxJournalTx bounds one record (the protocol's MaxTransactionSize).
+const maxJournalTx = transaction.MaxTransactionSize
+
+// ErrJournal is a saved pool that cannot be read or written.
+var ErrJournal = errors.New("mempool: saved pool")
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// JournalConfig configures a Journal.
+type JournalConfig struct {
+	// Path is the file (storage.SidecarPath(db, "mempool") next to the
+	// database); required.
+	Path string
+	// MaxTransactions bounds the transactions reloaded and, at twice the
+	// value, the records before the file is compacted; required.
+	MaxTransactions int
+	// Sync fsyncs each appended record (survives a power loss, slower).
+	Sync bool
+	// Log receives warnings about a damaged file (zap.NewNop when nil).
+	Log *zap.Logger
+}
+
+// Journal is the saved pool. It is safe for concurrent use.
+type Journal struct {
+	cfg JournalConfig
+
+	mu      sync.Mutex
+	f       *os.File
+	inFile  map[util.Uint256]struct{} // transactions with a record in f
+	records int
+	closed  bool
+}
+
+// OpenJournal opens (creating it when absent) the saved pool and returns
+// the transactions it holds, oldest first, at most MaxTransactions
+// distinct ones; the file is compacted to them.
+func OpenJournal(cfg JournalConfig) (*Journal, []*transaction.Transaction, error) {
+	if cfg.Path == "" || cfg.MaxTransactions <= 0 {
+		return nil, nil, fmt.Errorf("%w: path %q, %d transactions", ErrBadConfig, cfg.Path, cfg.MaxTransactions)
+	}
+	if cfg.Log == nil {
+		cfg.Log = zap.NewNop()
+	}
+	txs, err := readJournal(cfg.Path, cfg.MaxTransactions, cfg.Log)
+	if err != nil {
+		return nil, nil, err
+	}
+	j := &Journal{cfg: cfg}
+	if err := j.rewrite(txs); err != nil {
+		return nil, nil, err
+	}
+	return j, txs, nil
+}
+
+// readJournal reads the records of the file at path.
+func readJournal(path string, max int, log *zap.Logger) ([]*transaction.Transaction, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrJournal, err)
+	}
+	defer f.Close()
+	txs, err := decodeJournal(bufio.NewReader(f))
+	if err != nil {
+		log.Warn("saved pool damaged: keeping the transactions before the damage", zap.String("path", path),
+			zap.Int("kept", len(txs)), zap.Error(err))
+	}
+	return lastDistinct(txs, max), nil
+}
+
+// decodeJournal reads a saved pool: the transactions of every whole,
+// intact record, and the reason it stopped before the end (nil at a clean
+// end of the file).
+func decodeJournal(r io.Reader) ([]*transaction.Transaction, error) {
+	magic := make([]byte, len(journalMagic))
+	if _, err := io.ReadFull(r, magic); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, nil // empty file: a crash right after creation
+		}
+		return nil, fmt.Errorf("%w: header: %w", ErrJournal, err)
+	}
+	if string(magic) != journalMagic {
+		return nil, fmt.Errorf("%w: not a saved pool (magic %q)", ErrJournal, magic)
+	}
+	var txs []*transaction.Transaction
+	var head [8]byte
+	for {
+		if _, err := io.ReadFull(r, head[:]); err != nil {
+			if errors.Is(err, io.EOF) {
+				return txs, nil
+			}
+			return txs, fmt.Errorf("%w: record %d: %w", ErrJournal, len(txs), err)
+		}
+		n := binary.LittleEndian.Uint32(head[:4])
+		if n == 0 || n > maxJournalTx {
+			return txs, fmt.Errorf("%w: record %d: length %d", ErrJournal, len(txs), n)
+		}
+		buf := make([]byte, n) // the decoded transaction keeps slices of it
+		if _, err := io.ReadFull(r, buf); err != nil {
+			return txs, fmt.Errorf("%w: record %d: %w", ErrJournal, len(txs), err)
+		}
+		if crc32.Checksum(buf, castagnoli) != binary.LittleEndian.Uint32(head[4:]) {
+			return txs, fmt.Errorf("%w: record %d: checksum mismatch", ErrJournal, len(txs))
+		}
+		tx, err := transaction.NewTransactionFromBytes(buf)
+		if err != nil {
+			return txs, fmt.Errorf("%w: record %d: %w", ErrJournal, len(txs), err)
+		}
+		txs = append(txs, tx)
+	}
+}
+
+// lastDistinct returns the last max distinct transactions of txs, in
+// their order.
+func lastDistinct(txs []*transaction.Transaction, max int) []*transaction.Transaction {
+	seen := make(map[util.Uint256]struct{}, len(txs))
+	out := make([]*transaction.Transaction, 0, min(len(txs), max))
+	for i := len(txs) - 1; i >= 0 && len(out) < max; i-- {
+		h := txs[i].Hash()
+		if _, ok := seen[h]; ok {
+			continue
+		}
+		seen[h] = struct{}{}
+		out = append(out, txs[i])
+	}
+	for i, k := 0, len(out)-1; i < k; i, k = i+1, k-1 {
+		out[i], out[k] = out[k], out[i]
+	}
+	return out
+}
+
+// appendRecord appends tx's record to dst.
+func appendRecord(dst []byte, tx *transaction.Transaction) ([]byte, error) {
+	raw, err := tx.Bytes()
+	if err != nil {
+		return dst, fmt.Errorf("%w: transaction %s: %w", ErrJournal, tx.Hash().String(), err)
+	}
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(len(raw)))
+	dst = binary.LittleEndian.AppendUint32(dst, crc32.Checksum(raw, castagnoli))
+	return append(dst, raw...), nil
+}
+
+// Append records tx (a transaction the pool accepted) before returning,
+// unless the file has it already. Call it before telling anyone the
+// transaction was accepted.
+func (j *Journal) Append(tx *transaction.Transaction) error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.closed {
+		return fmt.Errorf("%w: closed", ErrJournal)
+	}
+	h := tx.Hash()
+	if _, ok := j.inFile[h]; ok {
+		return nil
+	}
+	rec, err := appendRecord(nil, tx)
+	if err != nil {
+		return err
+	}
+	if _, err := j.f.Write(rec); err != nil {
+		return fmt.Errorf("%w: %w", ErrJournal, err)
+	}
+	if j.cfg.Sync {
+		if err := j.f.Sync(); err != nil {
+			return fmt.Errorf("%w: %w", ErrJournal, err)
+		}
+	}
+	j.inFile[h] = struct{}{}
+	j.records++
+	return nil
+}
+
+// NeedsCompaction reports whether the file holds more than twice
+// MaxTransactions records.
+func (j *Journal) NeedsCompaction() bool {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.records > 2*j.cfg.MaxTransactions
+}
+
+// Compact rewrites the file with txs (the pool's current transactions;
+// at most MaxTransactions of them are kept, the first ones).
+func (j *Journal) Compact(txs []*transaction.Transaction) error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.closed {
+		return fmt.Errorf("%w: closed", ErrJournal)
+	}
+	return j.rewrite(txs)
+}
+
+// Close saves txs (the pool at a clean stop) and closes the file.
+func (j *Journal) Close(txs []*transaction.Transaction) error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.closed {
+		return nil
+	}
+	err := j.rewrite(txs)
+	j.closed = true
+	if j.f != nil {
+		err = errors.Join(err, j.f.Close())
+		j.f = nil
+	}
+	return err
+}
+
+// rewrite replaces the file with one holding txs: a temporary file,
+// fsync'd, renamed over the old one (the directory fsync'd too), so a
+// crash leaves either file whole. REQUIRES: j.mu held.
+func (j *Journal) rewrite(txs []*transaction.Transaction) error {
+	if len(txs) > j.cfg.MaxTransactions {
+		txs = txs[:j.cfg.MaxTransactions]
+	}
+	tmp := j.cfg.Path + ".tmp"
+	buf := []byte(journalMagic)
+	inFile := make(map[util.Uint256]struct{}, len(txs))
+	for _, tx := range txs {
+		if _, ok := inFile[tx.Hash()]; ok {
+			continue
+		}
+		inFile[tx.Hash()] = struct{}{}
+		var err error
+		if buf, err = appendRecord(buf, tx); err != nil {
+			return err
+		}
+	}
+	if err := writeFileSync(tmp, buf); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, j.cfg.Path); err != nil {
+		return fmt.Errorf("%w: %w", ErrJournal, err)
+	}
+	if err := syncDir(filepath.Dir(j.cfg.Path)); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(j.cfg.Path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrJournal, err)
+	}
+	if j.f != nil {
+		_ = j.f.Close() // replaced by the rename: nothing unwritten in it
+	}
+	j.f, j.inFile, j.records = f, inFile, len(inFile)
+	return nil
+}
+
+func writeFileSync(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrJournal, err)
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if err = errors.Join(err, f.Close()); err != nil {
+		return fmt.Errorf("%w: %w", ErrJournal, errors.Join(err, os.Remove(path)))
+	}
+	return nil
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrJournal, err)
+	}
+	err = d.Sync()
+	if err = errors.Join(err, d.Close()); err != nil {
+		return fmt.Errorf("%w: %w", ErrJournal, err)
+	}
+	return nil
+}
