@@ -23,6 +23,7 @@ import (
 	"github.com/n3d-io/n3d/pkg/rpc/server"
 	"github.com/n3d-io/n3d/pkg/services/oracle"
 	"github.com/n3d-io/n3d/pkg/storage"
+	"github.com/n3d-io/n3d/pkg/util"
 )
 
 // Errors of the node's life cycle.
@@ -50,13 +51,14 @@ type Node struct {
 	natives *chain.NativeSet
 
 	// Set by Start, before it returns; read-only afterwards.
-	pool    *mempool.Pool
-	pipe    *txpipe.Pipeline
-	p2p     atomic.Pointer[network.Server] // set once the server runs
-	rpc     *server.Server
-	cons    *consensus.Service
-	oracle  *oracle.Service // nil when disabled
-	monitor []net.Addr      // Prometheus and pprof listeners
+	pool     *mempool.Pool
+	pipe     *txpipe.Pipeline
+	p2p      atomic.Pointer[network.Server] // set once the server runs
+	rpc      *server.Server
+	cons     *consensus.Service
+	oracle   *oracle.Service // nil when disabled
+	reloaded []util.Uint256  // saved pool transactions to announce
+	monitor  []net.Addr      // Prometheus and pprof listeners
 
 	mu      sync.Mutex
 	started bool
@@ -297,6 +299,7 @@ func (n *Node) startServices(ctx context.Context) error {
 		return err
 	}
 	n.st.add("p2p", stopNet)
+	n.announceReloaded(n.reloaded)
 	stopOracle, err := n.startOracle(ctx)
 	if err != nil {
 		return err
