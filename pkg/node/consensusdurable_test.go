@@ -56,6 +56,8 @@ func TestConsensusSignLogSurvivesRestart(t *testing.T) {
 		c := r.n.Chain()
 		require.Eventually(t, func() bool { return c.BlockHeight() > above+1 }, 30*time.Second, 10*time.Millisecond)
 		r.stop()
+		require.Equal(t, []string{"consensus", "rpc", "p2p", "signlog", "mempool", "monitor", "chain"}, r.stopOrder(),
+			"the sign log is closed after consensus stopped")
 		return c.BlockHeight()
 	}
 	first := run(0)

@@ -304,7 +304,9 @@ func (n *Node) startServices(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	n.st.add("oracle", stopOracle)
+	if stopOracle != nil { // nil: disabled
+		n.st.add("oracle", stopOracle)
+	}
 	stopRPC, err := n.startRPC(ctx)
 	if err != nil {
 		return err

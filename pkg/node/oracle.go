@@ -79,10 +79,11 @@ func (n *Node) oracleConfig(ctx context.Context, ks []*keys.PrivateKey) oracle.C
 // server, which hands it the other nodes' signatures, so stopped after
 // it): it loads the pending requests once and then follows the chain's
 // blocks (OnBlock for every block, in order). The returned stop cancels
-// the service and its block loop and waits for them.
+// the service and its block loop and waits for them; it is nil when the
+// service is disabled.
 func (n *Node) startOracle(ctx context.Context) (stop func() error, err error) {
 	if !n.cfg.ApplicationConfiguration.Oracle.Enabled {
-		return func() error { return nil }, nil
+		return nil, nil
 	}
 	ks, err := OracleKeys(n.cfg.ApplicationConfiguration.Oracle)
 	if err != nil {

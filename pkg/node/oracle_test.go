@@ -178,4 +178,7 @@ func TestNodeAnswersOracleRequest(t *testing.T) {
 	}
 	require.Equal(t, []string{srv.URL + "/data", "tag", body}, answered,
 		"the callback's notification: url, user data, code, result")
+	r.stop()
+	require.Equal(t, []string{"consensus", "rpc", "oracle", "p2p", "mempool", "monitor", "chain"}, r.stopOrder(),
+		"the oracle stops after RPC (which feeds it signatures), before P2P and the pool it relays to")
 }
