@@ -16,12 +16,14 @@ import (
 // block's storage changes. The db commands of cmd/n3d use it; a node opens
 // its chain in New.
 func OpenChain(cfg config.Config, log *zap.Logger, onChanges func(uint32, []chain.StorageChange)) (*chain.Chain, error) {
-	return openChain(cfg, log, nil, nil, onChanges)
+	return openChain(cfg, log, nil, nil, onChanges, nil)
 }
 
 // openChain opens the chain on st, or on the configured database when st
-// is nil; its metrics go to reg (nil: the default registry).
-func openChain(cfg config.Config, log *zap.Logger, st storage.Store, reg prometheus.Registerer, onChanges func(uint32, []chain.StorageChange)) (*chain.Chain, error) {
+// is nil; its metrics go to reg (nil: the default registry); onFatal
+// receives a failure the chain cannot continue after (chain.ErrBroken).
+func openChain(cfg config.Config, log *zap.Logger, st storage.Store, reg prometheus.Registerer,
+	onChanges func(uint32, []chain.StorageChange), onFatal func(error)) (*chain.Chain, error) {
 	natives, err := chain.NewNativeSet(&cfg.ProtocolConfiguration)
 	if err != nil {
 		return nil, err
@@ -39,6 +41,7 @@ func openChain(cfg config.Config, log *zap.Logger, st storage.Store, reg prometh
 		Natives:          natives,
 		OnStorageChanges: onChanges,
 		Registerer:       reg,
+		OnFatal:          onFatal,
 	})
 	if err != nil {
 		return nil, err // Open closed the store

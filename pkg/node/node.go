@@ -49,6 +49,7 @@ type Node struct {
 
 	chain   *chain.Chain
 	natives *chain.NativeSet
+	fatal   chan error // the chain stopped for good (fatal.go)
 
 	// Set by Start, before it returns; read-only afterwards.
 	pool     *mempool.Pool
@@ -123,6 +124,7 @@ func New(cfg config.Config, opts ...Option) (*Node, error) {
 	}
 	n := &Node{cfg: cfg, log: o.log, reg: o.reg, gatherer: o.gatherer, consKeys: o.keys, oracleTLS: o.oracleTLS}
 	n.st.log = n.log
+	n.fatal = make(chan error, 1)
 	if cfg.ApplicationConfiguration.Consensus.Enabled && !o.keysSet {
 		ks, err := ConsensusKeys(cfg.ApplicationConfiguration.Consensus)
 		if err != nil {
@@ -130,7 +132,7 @@ func New(cfg config.Config, opts ...Option) (*Node, error) {
 		}
 		n.consKeys = ks
 	}
-	c, err := openChain(cfg, n.log, o.store, n.reg, o.onChanges)
+	c, err := openChain(cfg, n.log, o.store, n.reg, o.onChanges, n.chainFatal)
 	if err != nil {
 		return nil, fmt.Errorf("chain: %w", err)
 	}
@@ -189,14 +191,18 @@ func (n *Node) Stop() error {
 	return err
 }
 
-// Run starts the node, waits until ctx ends and stops it. It returns nil
-// on a clean shutdown.
+// Run starts the node, waits until ctx ends (or the chain stops for good,
+// see Fatal) and stops it. It returns nil on a clean shutdown.
 func (n *Node) Run(ctx context.Context) error {
 	if err := n.Start(ctx); err != nil {
 		return errors.Join(err, n.Stop())
 	}
-	<-ctx.Done()
-	return n.Stop()
+	select {
+	case <-ctx.Done():
+		return n.Stop()
+	case err := <-n.Fatal():
+		return errors.Join(err, n.Stop())
+	}
 }
 
 // Config is the configuration the node was built with.
