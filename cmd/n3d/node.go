@@ -97,6 +97,8 @@ func (d *daemon) run(ctx context.Context) (err error) {
 			return nil
 		case <-hup:
 			d.onReload()
+		case err := <-n.Fatal():
+			return err // exit status 1 after the deferred Stop
 		}
 	}
 }

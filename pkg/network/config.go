@@ -158,6 +158,9 @@ type Config struct {
 	// sender; a refused payload is not requested again. Nil: extensible
 	// payloads are not requested.
 	OnExtensible func(e *payload.Extensible) error
+	// OnHandshake is called when a peer completes its handshake (from the
+	// peer's goroutine; it must not block). Optional.
+	OnHandshake func()
 	// Log receives the server's log (zap.NewNop when nil).
 	Log *zap.Logger
 

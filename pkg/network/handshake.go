@@ -92,6 +92,9 @@ func (s *Server) onHandshake(p *peer) {
 		s.requestAddrs([]*peer{p})
 	}
 	s.kickSync()
+	if s.cfg.OnHandshake != nil {
+		s.cfg.OnHandshake()
+	}
 }
 
 // preferNew decides which of two connections to the same node survives

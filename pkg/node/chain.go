@@ -3,6 +3,7 @@ package node
 import (
 	"fmt"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/zap"
 
 	"github.com/n3d-io/n3d/pkg/config"
@@ -15,12 +16,14 @@ import (
 // block's storage changes. The db commands of cmd/n3d use it; a node opens
 // its chain in New.
 func OpenChain(cfg config.Config, log *zap.Logger, onChanges func(uint32, []chain.StorageChange)) (*chain.Chain, error) {
-	return openChain(cfg, log, nil, onChanges)
+	return openChain(cfg, log, nil, nil, onChanges, nil)
 }
 
 // openChain opens the chain on st, or on the configured database when st
-// is nil.
-func openChain(cfg config.Config, log *zap.Logger, st storage.Store, onChanges func(uint32, []chain.StorageChange)) (*chain.Chain, error) {
+// is nil; its metrics go to reg (nil: the default registry); onFatal
+// receives a failure the chain cannot continue after (chain.ErrBroken).
+func openChain(cfg config.Config, log *zap.Logger, st storage.Store, reg prometheus.Registerer,
+	onChanges func(uint32, []chain.StorageChange), onFatal func(error)) (*chain.Chain, error) {
 	natives, err := chain.NewNativeSet(&cfg.ProtocolConfiguration)
 	if err != nil {
 		return nil, err
@@ -37,6 +40,8 @@ func openChain(cfg config.Config, log *zap.Logger, st storage.Store, onChanges f
 		Log:              log,
 		Natives:          natives,
 		OnStorageChanges: onChanges,
+		Registerer:       reg,
+		OnFatal:          onFatal,
 	})
 	if err != nil {
 		return nil, err // Open closed the store

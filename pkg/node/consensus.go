@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/n3d-io/n3d/pkg/clock"
 	"time"
 
 	"github.com/n3d-io/n3d/pkg/config"
@@ -84,7 +85,14 @@ func (n *Node) consensusConfig() consensus.Config {
 
 // newConsensus builds the dBFT service.
 func (n *Node) newConsensus() (*consensus.Service, error) {
-	cs, err := consensus.New(n.consensusConfig())
+	cfg := n.consensusConfig()
+	if err := n.wireConsensusState(&cfg); err != nil {
+		return nil, err
+	}
+	if n.clock != nil {
+		cfg.Clock = consensusClock{n.clock}
+	}
+	cs, err := consensus.New(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("consensus: %w", err)
 	}
@@ -136,3 +144,10 @@ func (n *Node) notifyConsensus(ctx context.Context) {
 		}
 	}
 }
+
+// consensusClock makes the node's clock (WithClock) a consensus.Clock: the
+// methods are the same but for NewTimer's result type.
+type consensusClock struct{ clock.Clock }
+
+// NewTimer implements consensus.Clock.
+func (c consensusClock) NewTimer(d time.Duration) consensus.ClockTimer { return c.Clock.NewTimer(d) }

@@ -11,7 +11,7 @@ interfaces and func fields of its own Config.
 
 or, for a program that wants the node beside other work:
 
-	err = n.Start(ctx)   // monitoring, mempool, P2P, RPC, state root, consensus
+	err = n.Start(ctx)   // monitoring, mempool, P2P, oracle, RPC, state root, consensus
 	...                  // n.Chain(), n.Pool(), n.RPCAddrs(), n.P2PAddrs()...
 	err = n.Stop()       // reverse order, then the chain is closed
 

@@ -2,6 +2,7 @@ package node
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/n3d-io/n3d/pkg/core/chain"
@@ -59,14 +60,20 @@ func (n *Node) startMempool(ctx context.Context) (stop func() error, err error) 
 	if err != nil {
 		return nil, fmt.Errorf("mempool: %w", err)
 	}
-	pipe, err := txpipe.New(n.pipelineConfig(pool))
+	txPool, reloaded, stopSaved, err := n.openSavedPool(pool) // mempoolsave.go
 	if err != nil {
-		return nil, fmt.Errorf("mempool: %w", err)
+		return nil, err
 	}
-	n.pool, n.pipe = pool, pipe
+	pcfg := n.pipelineConfig(pool)
+	pcfg.Pool = txPool
+	pipe, err := txpipe.New(pcfg)
+	if err != nil {
+		return nil, errors.Join(fmt.Errorf("mempool: %w", err), stopSaved())
+	}
+	n.pool, n.pipe, n.reloaded = pool, pipe, reloaded
 	log := n.log.Named("mempool")
 	g := newGroup(ctx, log)
 	g.goRun(pipe.Run)
 	g.goRun(follow.New(n.chain, pool, log).Run)
-	return g.stop, nil
+	return func() error { return errors.Join(g.stop(), stopSaved()) }, nil
 }

@@ -89,6 +89,10 @@ func (n *Node) startNetwork(ctx context.Context) (stop func() error, err error) 
 	cfg.Clock, cfg.Transport = n.clock, n.transport
 	cfg.Pool = poolView{n.pool, n.pipe}
 	cons, pipe := n.cons, n.pipe
+	submitted, err := n.wireNetwork(&cfg)
+	if err != nil {
+		return nil, fmt.Errorf("p2p: %w", err)
+	}
 	cfg.OnTransaction = func(peer uint64, tx *transaction.Transaction) {
 		if cons != nil {
 			cons.OnTransaction(tx) // proposals may carry transactions the pool refuses
@@ -97,7 +101,7 @@ func (n *Node) startNetwork(ctx context.Context) (stop func() error, err error) 
 		// quota; the RPC server is txpipe.SourceLocal, 0, which no peer id
 		// is): one peer's flood waits behind itself. Dedup and queue limits
 		// answer here; verdicts come later.
-		_ = pipe.Submit(txpipe.Source(peer), tx)
+		submitted(pipe.Submit(txpipe.Source(peer), tx))
 	}
 	cfg.OnExtensible = ext.Check
 	srv, err := network.New(cfg)

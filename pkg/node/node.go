@@ -2,6 +2,7 @@ package node
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"net"
@@ -21,8 +22,10 @@ import (
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
 	"github.com/n3d-io/n3d/pkg/network"
 	"github.com/n3d-io/n3d/pkg/rpc/server"
+	"github.com/n3d-io/n3d/pkg/services/oracle"
 	"github.com/n3d-io/n3d/pkg/services/stateroot"
 	"github.com/n3d-io/n3d/pkg/storage"
+	"github.com/n3d-io/n3d/pkg/util"
 )
 
 // Errors of the node's life cycle.
@@ -39,12 +42,13 @@ var (
 // concurrent use; those of services return nil until Start has started
 // them (and for services the configuration disables).
 type Node struct {
-	cfg      config.Config
-	log      *zap.Logger
-	reg      prometheus.Registerer
-	gatherer prometheus.Gatherer
-	consKeys []*keys.PrivateKey
-	srKeys   []*keys.PrivateKey // the StateRoot section's wallet keys
+	cfg       config.Config
+	log       *zap.Logger
+	reg       prometheus.Registerer
+	gatherer  prometheus.Gatherer
+	consKeys  []*keys.PrivateKey
+	srKeys    []*keys.PrivateKey // the StateRoot section's wallet keys
+	oracleTLS *tls.Config
 
 	// The P2P server's clock and transport (options_transport.go); nil:
 	// the wall clock, TCP.
@@ -53,15 +57,18 @@ type Node struct {
 
 	chain   *chain.Chain
 	natives *chain.NativeSet
+	fatal   chan error // the chain stopped for good (fatal.go)
 
 	// Set by Start, before it returns; read-only afterwards.
-	pool    *mempool.Pool
-	pipe    *txpipe.Pipeline
-	p2p     atomic.Pointer[network.Server] // set once the server runs
-	rpc     *server.Server
-	cons    *consensus.Service
-	sr      *stateroot.Service
-	monitor []net.Addr // Prometheus and pprof listeners
+	pool     *mempool.Pool
+	pipe     *txpipe.Pipeline
+	p2p      atomic.Pointer[network.Server] // set once the server runs
+	rpc      *server.Server
+	cons     *consensus.Service
+	sr       *stateroot.Service
+	oracle   *oracle.Service // nil when disabled
+	reloaded []util.Uint256  // saved pool transactions to announce
+	monitor  []net.Addr      // Prometheus and pprof listeners
 
 	mu      sync.Mutex
 	started bool
@@ -84,6 +91,7 @@ type options struct {
 	onChanges func(uint32, []chain.StorageChange)
 	clock     clock.Clock       // options_transport.go
 	transport network.Transport // options_transport.go
+	oracleTLS *tls.Config
 }
 
 // Option changes how New builds a node.
@@ -128,8 +136,9 @@ func New(cfg config.Config, opts ...Option) (*Node, error) {
 		opt(&o)
 	}
 	n := &Node{cfg: cfg, log: o.log, reg: o.reg, gatherer: o.gatherer, consKeys: o.keys,
-		clock: o.clock, transport: o.transport}
+		clock: o.clock, transport: o.transport, oracleTLS: o.oracleTLS}
 	n.st.log = n.log
+	n.fatal = make(chan error, 1)
 	if cfg.ApplicationConfiguration.Consensus.Enabled && !o.keysSet {
 		ks, err := ConsensusKeys(cfg.ApplicationConfiguration.Consensus)
 		if err != nil {
@@ -140,7 +149,7 @@ func New(cfg config.Config, opts ...Option) (*Node, error) {
 	if err := n.readStateRootKeys(o); err != nil {
 		return nil, err
 	}
-	c, err := openChain(cfg, n.log, o.store, o.onChanges)
+	c, err := openChain(cfg, n.log, o.store, n.reg, o.onChanges, n.chainFatal)
 	if err != nil {
 		return nil, fmt.Errorf("chain: %w", err)
 	}
@@ -199,14 +208,18 @@ func (n *Node) Stop() error {
 	return err
 }
 
-// Run starts the node, waits until ctx ends and stops it. It returns nil
-// on a clean shutdown.
+// Run starts the node, waits until ctx ends (or the chain stops for good,
+// see Fatal) and stops it. It returns nil on a clean shutdown.
 func (n *Node) Run(ctx context.Context) error {
 	if err := n.Start(ctx); err != nil {
 		return errors.Join(err, n.Stop())
 	}
-	<-ctx.Done()
-	return n.Stop()
+	select {
+	case <-ctx.Done():
+		return n.Stop()
+	case err := <-n.Fatal():
+		return errors.Join(err, n.Stop())
+	}
 }
 
 // Config is the configuration the node was built with.
@@ -315,6 +328,14 @@ func (n *Node) startServices(ctx context.Context) error {
 		return err
 	}
 	n.st.add("p2p", stopNet)
+	n.announceReloaded(n.reloaded)
+	stopOracle, err := n.startOracle(ctx)
+	if err != nil {
+		return err
+	}
+	if stopOracle != nil { // nil: disabled
+		n.st.add("oracle", stopOracle)
+	}
 	stopRPC, err := n.startRPC(ctx)
 	if err != nil {
 		return err

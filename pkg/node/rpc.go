@@ -36,6 +36,7 @@ func (n *Node) rpcConfig() server.Config {
 		Peers:       peerList{n},
 		ChainEvents: n.chain,
 		PoolEvents:  n.pool,
+		Oracle:      n.oracleHandler(),
 	}
 }
 
