@@ -155,6 +155,9 @@ type Config struct {
 	// sender; a refused payload is not requested again. Nil: extensible
 	// payloads are not requested.
 	OnExtensible func(e *payload.Extensible) error
+	// Notary enables the P2P notary request relay (P2PSigExtensions);
+	// nil: a peer sending a notary request or its inventory is dropped.
+	Notary *NotaryConfig
 	// Log receives the server's log (zap.NewNop when nil).
 	Log *zap.Logger
 }
