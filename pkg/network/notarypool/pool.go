@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/n3d-io/n3d/pkg/core/mempool"
 	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/network/payload"
 	"github.com/n3d-io/n3d/pkg/util"
@@ -15,13 +16,17 @@ import (
 // DefaultCapacity is neo-go's default P2PNotaryRequestPayloadPoolSize.
 const DefaultCapacity = 1000
 
-// Errors of Add, named as the reference's mempool errors.
+// Errors of Add, named as the reference's mempool errors. They wrap the
+// transaction mempool's sentinels of the same meaning, so that the RPC
+// server answers them as it answers sendrawtransaction's (neo-go maps
+// both funds errors to "insufficient funds").
 var (
-	ErrDup                = errors.New("notarypool: already in the pool")
-	ErrInsufficientFunds  = errors.New("notarypool: insufficient funds")
-	ErrConflict           = errors.New("notarypool: insufficient funds for all pooled requests")
+	ErrDup               = fmt.Errorf("notarypool: %w", mempool.ErrDup)
+	ErrInsufficientFunds = fmt.Errorf("notarypool: fee above the deposit: %w", mempool.ErrInsufficientFunds)
+	ErrConflict          = fmt.Errorf("notarypool: fees of all pooled requests above the deposit: %w",
+		mempool.ErrInsufficientFunds)
 	ErrConflictsAttribute = errors.New("notarypool: conflicts with the pool due to Conflicts attribute")
-	ErrOOM                = errors.New("notarypool: pool is full")
+	ErrOOM                = fmt.Errorf("notarypool: %w", mempool.ErrOOM)
 	ErrBadConfig          = errors.New("notarypool: bad configuration")
 )
 
