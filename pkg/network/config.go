@@ -161,6 +161,9 @@ type Config struct {
 	// OnHandshake is called when a peer completes its handshake (from the
 	// peer's goroutine; it must not block). Optional.
 	OnHandshake func()
+	// Notary enables the P2P notary request relay (P2PSigExtensions);
+	// nil: a peer sending a notary request or its inventory is dropped.
+	Notary *NotaryConfig
 	// Log receives the server's log (zap.NewNop when nil).
 	Log *zap.Logger
 

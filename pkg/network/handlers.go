@@ -31,6 +31,9 @@ func (s *Server) handle(p *peer, m *message.Message) error {
 	case *payload.GetBlocks:
 		return s.handleGetBlocks(p, pl)
 	case *payload.Inventory:
+		if err := s.checkInventory(pl); err != nil {
+			return err
+		}
 		switch m.Command {
 		case message.CmdInv:
 			return s.handleInv(p, pl)
@@ -47,6 +50,8 @@ func (s *Server) handle(p *peer, m *message.Message) error {
 		return s.handleTx(p, pl)
 	case *payload.Extensible:
 		return s.handleExtensible(p, pl)
+	case *payload.P2PNotaryRequest:
+		return s.handleNotaryRequest(p, pl)
 	}
 	switch m.Command {
 	case message.CmdVersion, message.CmdVerack:
@@ -224,6 +229,8 @@ func (s *Server) handleInv(p *peer, inv *payload.Inventory) error {
 		}
 		known = s.knownExtensible
 		q = qHigh
+	case payload.InvP2PNotaryRequest:
+		known = s.knownNotary
 	default:
 		return fmt.Errorf("%w: inventory type %s", ErrProtocol, inv.Type)
 	}

@@ -43,6 +43,11 @@ func (s *Server) handleGetData(p *peer, inv *payload.Inventory) error {
 				continue
 			}
 			err = p.sendNew(qHigh, message.CmdExtensible, e)
+		case payload.InvP2PNotaryRequest:
+			var ok bool
+			if ok, err = s.serveNotaryRequest(p, h); !ok {
+				missing = append(missing, h)
+			}
 		}
 		if err != nil {
 			return err
@@ -107,6 +112,8 @@ func (s *Server) known(typ payload.InventoryType, h util.Uint256) bool {
 		return err == nil
 	case payload.InvExtensible:
 		return s.knownExtensible(h)
+	case payload.InvP2PNotaryRequest:
+		return s.notaryOn() && s.knownNotary(h)
 	}
 	return false
 }

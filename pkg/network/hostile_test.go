@@ -82,7 +82,7 @@ func TestHostilePeersDisconnected(t *testing.T) {
 	c, err := net.Dial("tcp", a.addr())
 	require.NoError(t, err)
 	defer c.Close()
-	unknown := []byte{0, 0x50, 3, 1, 2, 3}
+	unknown := []byte{0, 0x5f, 3, 1, 2, 3}
 	_, err = c.Write(append(append(unknown, versionFrame(t, magic, 1000)...), verack.Bytes(true)...))
 	require.NoError(t, err)
 	require.Eventually(t, func() bool { return a.handshaked() == 1 }, waitFor, 5*time.Millisecond)

@@ -100,6 +100,8 @@ func TestCommandTable(t *testing.T) {
 		{CmdFilterClear, 0x32, "FilterClear", false, false},
 		{CmdMerkleBlock, 0x38, "MerkleBlock", true, true},
 		{CmdAlert, 0x40, "Alert", false, false},
+		// neo-go's P2PSigExtensions command (CMDP2PNotaryRequest, compressed).
+		{CmdP2PNotaryRequest, 0x50, "P2PNotaryRequest", true, true},
 	}
 	known := 0
 	for i := range 256 {
@@ -119,7 +121,7 @@ func TestCommandTable(t *testing.T) {
 	require.Equal(t, byte(CmdTransaction), byte(payload.InvTX))
 	require.Equal(t, byte(CmdBlock), byte(payload.InvBlock))
 	require.Equal(t, byte(CmdExtensible), byte(payload.InvExtensible))
-	require.Equal(t, "Unknown(0x50)", Command(0x50).String())
+	require.Equal(t, "Unknown(0x5f)", Command(0x5f).String())
 }
 
 func TestRoundTripEveryCommand(t *testing.T) {
@@ -272,12 +274,12 @@ func TestTruncated(t *testing.T) {
 
 func TestUnknownCommandKeepsStream(t *testing.T) {
 	ping := mustNew(t, CmdPing, &payload.Ping{Nonce: 9}).Bytes(true)
-	unknown := []byte{0, 0x50, 3, 1, 2, 3}
+	unknown := []byte{0, 0x5f, 3, 1, 2, 3}
 	stream := append(append(append([]byte{}, unknown...), ping...), unknown...)
 	r := bytes.NewReader(stream)
 	m, err := Read(r)
 	require.ErrorIs(t, err, ErrUnknownCommand)
-	require.Equal(t, Command(0x50), m.Command)
+	require.Equal(t, Command(0x5f), m.Command)
 	require.Equal(t, []byte{1, 2, 3}, m.RawPayload())
 	m, err = Read(r)
 	require.NoError(t, err)

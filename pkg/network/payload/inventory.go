@@ -44,6 +44,8 @@ func (t InventoryType) String() string {
 		return "Block"
 	case InvExtensible:
 		return "Extensible"
+	case InvP2PNotaryRequest:
+		return "P2PNotaryRequest"
 	default:
 		return fmt.Sprintf("Unknown(0x%02x)", byte(t))
 	}
@@ -62,10 +64,12 @@ func (p *Inventory) EncodeBinary(w *io.BinWriter) {
 	writeHashes(w, p.Hashes)
 }
 
-// DecodeBinary reads the payload; the type must be known.
+// DecodeBinary reads the payload; the type must be known (a notary
+// request's type is accepted here; the server refuses it when the
+// P2PSigExtensions are off, as the reference does).
 func (p *Inventory) DecodeBinary(r *io.BinReader) {
 	p.Type = InventoryType(r.ReadU8())
-	if r.Err == nil && !p.Type.Valid() {
+	if r.Err == nil && !p.Type.ValidWith(true) {
 		r.Err = fmt.Errorf("%w: %s", ErrInvalidInventoryType, p.Type)
 		return
 	}

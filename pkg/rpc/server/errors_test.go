@@ -116,6 +116,10 @@ func TestMethodErrors(t *testing.T) {
 		{result.ExecutionFailedCode, "getnep11properties", []any{noHash, "00"}},
 		{result.UnknownSessionCode, "terminatesession", []any{"de9e6b83-430b-4cac-b41d-f32be41f169f"}},
 		{OracleDisabledCode, "submitoracleresponse", nil},
+		// Without a notary pool (P2PSigExtensions off), as neo-go.
+		{result.InternalErrorCode, "submitnotaryrequest", nil},
+		{result.InternalErrorCode, "getrawnotarypool", nil},
+		{result.InternalErrorCode, "getrawnotarytransaction", nil},
 	}
 	for _, c := range cases {
 		n.fail(t, c.code, c.method, c.params...)

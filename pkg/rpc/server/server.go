@@ -91,6 +91,9 @@ type Config struct {
 	// Oracle receives submitoracleresponse's signatures (oracle.go; nil:
 	// the method answers that the oracle service is not running).
 	Oracle OracleHandler
+	// Notary is the P2P notary request pool of the notary methods
+	// (notary.go; nil: P2PSigExtensions are off, they answer so).
+	Notary NotaryHandler
 }
 
 // Peers is the P2P server as getconnectioncount and getpeers read it.
