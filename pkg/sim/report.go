@@ -36,8 +36,18 @@ type Report struct {
 	// transactions that reached every pool.
 	PropagationMs [4]float64 `json:"propagationMs"`
 	ReachedAll    int        `json:"reachedAll"`
-	Goroutines    [2]int     `json:"goroutines"` // before and after
-	Violations    []string   `json:"violations"`
+	// Messages and Bytes are what the nodes wrote to each other over the
+	// whole run (a memnet Write is one P2P message); the per-node figures
+	// are minimum, mean and maximum.
+	Messages        uint64     `json:"messages"`
+	Bytes           uint64     `json:"bytes"`
+	MessagesPerNode [3]float64 `json:"messagesPerNode"`
+	BytesPerNode    [3]float64 `json:"bytesPerNode"`
+	// MessagesPerTxPerNode is Messages / Included / Nodes: the gossip cost
+	// of a transaction (blocks and consensus included).
+	MessagesPerTxPerNode float64  `json:"messagesPerTxPerNode"`
+	Goroutines           [2]int   `json:"goroutines"` // before and after
+	Violations           []string `json:"violations"`
 }
 
 // OK tells whether every invariant held.
@@ -50,12 +60,14 @@ started in %.1fs, run %.1fs, heap %.0f MiB
 transactions: submitted %d, accepted %d, refused %d, included %d, expired %d
 blocks %d, TPS %.2f, block interval mean %.0f ms max %.0f ms
 propagation to all pools (%d txs): p50 %.0f ms, p90 %.0f ms, p99 %.0f ms, max %.0f ms
+messages %d (%.0f MB): per node min %.0f mean %.0f max %.0f; per tx per node %.1f
 goroutines %d before, %d after
 `, r.Nodes, r.Validators, r.Degree, r.Seed, r.TxRate, r.Duration, r.StartSeconds, r.WallSeconds, r.HeapMB,
 		r.Submitted, r.Accepted, r.Refused, r.Included, r.Expired, r.Blocks, r.TPS,
 		r.BlockIntervalMs[0], r.BlockIntervalMs[1], r.ReachedAll,
 		r.PropagationMs[0], r.PropagationMs[1], r.PropagationMs[2], r.PropagationMs[3],
-		r.Goroutines[0], r.Goroutines[1])
+		r.Messages, float64(r.Bytes)/1e6, r.MessagesPerNode[0], r.MessagesPerNode[1], r.MessagesPerNode[2],
+		r.MessagesPerTxPerNode, r.Goroutines[0], r.Goroutines[1])
 	if err != nil {
 		return fmt.Errorf("sim: report: %w", err)
 	}
@@ -107,7 +119,31 @@ func (w *world) drive(ctx context.Context, rep *Report) error {
 		}
 	}
 	w.check(rep, acc)
+	w.traffic(rep)
 	return nil
+}
+
+// traffic sums what each node wrote on the in-memory network.
+func (w *world) traffic(rep *Report) {
+	rep.MessagesPerNode[0], rep.BytesPerNode[0] = -1, -1
+	for i := range w.nodes {
+		b, m := w.mem.Sent(hostIP(i))
+		rep.Messages += m
+		rep.Bytes += b
+		if rep.MessagesPerNode[0] < 0 || float64(m) < rep.MessagesPerNode[0] {
+			rep.MessagesPerNode[0] = float64(m)
+		}
+		if rep.BytesPerNode[0] < 0 || float64(b) < rep.BytesPerNode[0] {
+			rep.BytesPerNode[0] = float64(b)
+		}
+		rep.MessagesPerNode[2] = max(rep.MessagesPerNode[2], float64(m))
+		rep.BytesPerNode[2] = max(rep.BytesPerNode[2], float64(b))
+	}
+	n := float64(len(w.nodes))
+	rep.MessagesPerNode[1], rep.BytesPerNode[1] = float64(rep.Messages)/n, float64(rep.Bytes)/n
+	if rep.Included > 0 {
+		rep.MessagesPerTxPerNode = float64(rep.Messages) / float64(rep.Included) / n
+	}
 }
 
 func (w *world) minHeight() uint32 {
