@@ -172,7 +172,7 @@ func (w *world) start(ctx context.Context) error {
 		if err := n.Start(ctx); err != nil {
 			return fmt.Errorf("sim: start node %d: %w", i, err)
 		}
-		sn.sub = n.Pool().Subscribe(1 << 16)
+		sn.sub = n.Pool().Subscribe(1 << 12)
 		w.wg.Add(1)
 		go w.record(sn)
 	}
