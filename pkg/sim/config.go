@@ -31,7 +31,7 @@ type Config struct {
 	// count every loseEvery-th transaction as accepted without giving it
 	// to any node, as a node that acknowledges and drops a transaction.
 	loseEvery int
-	Log                *zap.Logger
+	Log       *zap.Logger
 }
 
 func (c *Config) setDefaults() error {
