@@ -56,6 +56,7 @@ func newApp(e *env) *cli.Command {
 			queryCommand(e),
 			contractCommand(e),
 			utilCommand(e),
+			simCommand(e),
 			versionCommand(e),
 		},
 	}

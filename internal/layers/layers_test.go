@@ -45,6 +45,8 @@ var table = []group{
 	{"L4", "txbuild", []string{"pkg/wallet/txbuild"}},
 	{"L4", "services", []string{"pkg/services"}}, // each pkg/services/<name> is a group of its own
 	{"L5", "node", []string{"pkg/node"}},
+	// The simulator runs many nodes in one process; only cmd is above it.
+	{"L5s", "sim", []string{"pkg/sim"}},
 	{"L6", "cmd", []string{"cmd"}},
 }
 
@@ -69,6 +71,7 @@ var appConfigUsers = map[string]string{
 	"pkg/core/chain":      "chain.Config.Protocol (protocol part) and .Ledger (application section)",
 	"pkg/rpc/server":      "server.Config.RPC and .Ledger sections, DefaultMaxGasInvoke",
 	"pkg/node":            "builds every service's Config",
+	"pkg/sim":             "builds each simulated node's config.Config for node.New",
 	"pkg/services/oracle": "oracle.Config.Oracle is neo-go's ApplicationConfiguration.Oracle section as is",
 	"cmd/n3d":             "loads the files",
 }

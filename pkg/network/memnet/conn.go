@@ -102,6 +102,7 @@ func (s *stream) read(b []byte, dl *deadline) (int, error) {
 // write buffers b, waiting for room (dl: the writer's deadline).
 func (s *stream) write(b []byte, dl *deadline) (int, error) {
 	done := 0
+	defer func() { s.n.countSent(s.from, done) }()
 	for len(b) > 0 {
 		s.mu.Lock()
 		switch {

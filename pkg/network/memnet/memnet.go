@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/netip"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/n3d-io/n3d/pkg/clock"
@@ -90,6 +91,33 @@ type Network struct {
 	def       Link
 	conns     map[*conn]struct{}
 	closed    bool
+
+	sent sync.Map // netip.Addr -> *sentStats
+}
+
+// sentStats counts what a host wrote.
+type sentStats struct{ bytes, writes atomic.Uint64 }
+
+// Sent returns the bytes and the Write calls that host ip has written on
+// all its connections since the network was made (a Write of the P2P
+// server is about one message).
+func (n *Network) Sent(ip netip.Addr) (bytes, writes uint64) {
+	v, ok := n.sent.Load(ip.Unmap())
+	if !ok {
+		return 0, 0
+	}
+	st := v.(*sentStats)
+	return st.bytes.Load(), st.writes.Load()
+}
+
+func (n *Network) countSent(from netip.Addr, size int) {
+	v, ok := n.sent.Load(from)
+	if !ok {
+		v, _ = n.sent.LoadOrStore(from, new(sentStats))
+	}
+	st := v.(*sentStats)
+	st.bytes.Add(uint64(size))
+	st.writes.Add(1)
 }
 
 // New returns an empty network.

@@ -231,3 +231,21 @@ func TestPartitionHoldsAndHeals(t *testing.T) {
 	_, err = c.Write([]byte("x"))
 	require.Error(t, err)
 }
+
+// TestSentCountsWrites: Sent counts each host's written bytes and Write
+// calls, per sender.
+func TestSentCountsWrites(t *testing.T) {
+	n := New(Config{})
+	defer n.Close()
+	c, s := pipe(t, n)
+	_, err := c.Write([]byte("hello"))
+	require.NoError(t, err)
+	_, err = c.Write([]byte("!!"))
+	require.NoError(t, err)
+	_, err = s.Write([]byte("x"))
+	require.NoError(t, err)
+	b, w := n.Sent(ipA)
+	require.Equal(t, [2]uint64{7, 2}, [2]uint64{b, w})
+	b, w = n.Sent(ipB)
+	require.Equal(t, [2]uint64{1, 1}, [2]uint64{b, w})
+}

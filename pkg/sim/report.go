@@ -1,0 +1,251 @@
+package sim
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"time"
+
+	"github.com/n3d-io/n3d/pkg/util"
+)
+
+// Report is the outcome of a run.
+type Report struct {
+	Nodes        int     `json:"nodes"`
+	Validators   int     `json:"validators"`
+	Degree       int     `json:"degree"`
+	Seed         int64   `json:"seed"`
+	TxRate       float64 `json:"txRate"`
+	Duration     string  `json:"duration"`
+	StartSeconds float64 `json:"startSeconds"`
+	WallSeconds  float64 `json:"wallSeconds"`
+	HeapMB       float64 `json:"heapMB"` // after the run, before GC of the nodes
+	Submitted    int     `json:"submitted"`
+	Accepted     int     `json:"accepted"`
+	Refused      int     `json:"refused"`
+	Included     int     `json:"included"`
+	Expired      int     `json:"expired"`
+	Blocks       uint32  `json:"blocks"` // the lowest common height
+	TPS          float64 `json:"tps"`    // included / time from first to last block with one
+	// BlockIntervalMs is the mean and the maximum interval between block
+	// timestamps over the run.
+	BlockIntervalMs [2]float64 `json:"blockIntervalMs"`
+	// PropagationMs is the time from submission until a transaction was in
+	// every node's pool: 50th, 90th, 99th percentile and maximum, over the
+	// transactions that reached every pool.
+	PropagationMs [4]float64 `json:"propagationMs"`
+	ReachedAll    int        `json:"reachedAll"`
+	// Messages and Bytes are what the nodes wrote to each other over the
+	// whole run (a memnet Write is one P2P message); the per-node figures
+	// are minimum, mean and maximum.
+	Messages        uint64     `json:"messages"`
+	Bytes           uint64     `json:"bytes"`
+	MessagesPerNode [3]float64 `json:"messagesPerNode"`
+	BytesPerNode    [3]float64 `json:"bytesPerNode"`
+	// MessagesPerTxPerNode is Messages / Included / Nodes: the gossip cost
+	// of a transaction (blocks and consensus included).
+	MessagesPerTxPerNode float64  `json:"messagesPerTxPerNode"`
+	Goroutines           [2]int   `json:"goroutines"` // before and after
+	Violations           []string `json:"violations"`
+}
+
+// OK tells whether every invariant held.
+func (r *Report) OK() bool { return len(r.Violations) == 0 }
+
+// WriteText writes the summary.
+func (r *Report) WriteText(w io.Writer) error {
+	_, err := fmt.Fprintf(w, `nodes %d (validators %d, degree %d), seed %d, load %.1f tx/s for %s
+started in %.1fs, run %.1fs, heap %.0f MiB
+transactions: submitted %d, accepted %d, refused %d, included %d, expired %d
+blocks %d, TPS %.2f, block interval mean %.0f ms max %.0f ms
+propagation to all pools (%d txs): p50 %.0f ms, p90 %.0f ms, p99 %.0f ms, max %.0f ms
+messages %d (%.0f MB): per node min %.0f mean %.0f max %.0f; per tx per node %.1f
+goroutines %d before, %d after
+`, r.Nodes, r.Validators, r.Degree, r.Seed, r.TxRate, r.Duration, r.StartSeconds, r.WallSeconds, r.HeapMB,
+		r.Submitted, r.Accepted, r.Refused, r.Included, r.Expired, r.Blocks, r.TPS,
+		r.BlockIntervalMs[0], r.BlockIntervalMs[1], r.ReachedAll,
+		r.PropagationMs[0], r.PropagationMs[1], r.PropagationMs[2], r.PropagationMs[3],
+		r.Messages, float64(r.Bytes)/1e6, r.MessagesPerNode[0], r.MessagesPerNode[1], r.MessagesPerNode[2],
+		r.MessagesPerTxPerNode, r.Goroutines[0], r.Goroutines[1])
+	if err != nil {
+		return fmt.Errorf("sim: report: %w", err)
+	}
+	if r.OK() {
+		_, err = fmt.Fprintln(w, "invariants: all held")
+	} else {
+		_, err = fmt.Fprintf(w, "invariants: %d violated\n", len(r.Violations))
+		for _, v := range r.Violations {
+			if err == nil {
+				_, err = fmt.Fprintln(w, "  -", v)
+			}
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("sim: report: %w", err)
+	}
+	return nil
+}
+
+// drive waits for the network to form, runs the load, settles and checks.
+func (w *world) drive(ctx context.Context, rep *Report) error {
+	// Consensus needs the validators connected; wait for the first block.
+	if !w.waitFor(ctx, w.cfg.Settle, func() bool { return w.minHeight() >= 1 }) {
+		rep.Violations = append(rep.Violations, "no block on every node before the load")
+		return nil
+	}
+	acc, refused, err := w.load(ctx)
+	if err != nil {
+		return err
+	}
+	rep.Accepted, rep.Refused, rep.Submitted = len(acc), refused, len(acc)+refused
+	c0 := w.nodes[0].n.Chain()
+	pending := func() bool {
+		h := c0.BlockHeight()
+		for _, s := range acc {
+			if _, _, err := c0.GetTransaction(s.tx.Hash()); err != nil && s.tx.ValidUntilBlock >= h {
+				return true
+			}
+		}
+		return false
+	}
+	w.waitFor(ctx, w.cfg.Settle, func() bool { return !pending() })
+	target := c0.BlockHeight()
+	if !w.waitFor(ctx, w.cfg.Settle, func() bool { return w.minHeight() >= target }) {
+		for i, sn := range w.nodes {
+			if h := sn.n.Chain().BlockHeight(); h < target {
+				rep.Violations = append(rep.Violations, fmt.Sprintf("node %d behind: height %d < %d", i, h, target))
+			}
+		}
+	}
+	w.check(rep, acc)
+	w.traffic(rep)
+	return nil
+}
+
+// traffic sums what each node wrote on the in-memory network.
+func (w *world) traffic(rep *Report) {
+	rep.MessagesPerNode[0], rep.BytesPerNode[0] = -1, -1
+	for i := range w.nodes {
+		b, m := w.mem.Sent(hostIP(i))
+		rep.Messages += m
+		rep.Bytes += b
+		if rep.MessagesPerNode[0] < 0 || float64(m) < rep.MessagesPerNode[0] {
+			rep.MessagesPerNode[0] = float64(m)
+		}
+		if rep.BytesPerNode[0] < 0 || float64(b) < rep.BytesPerNode[0] {
+			rep.BytesPerNode[0] = float64(b)
+		}
+		rep.MessagesPerNode[2] = max(rep.MessagesPerNode[2], float64(m))
+		rep.BytesPerNode[2] = max(rep.BytesPerNode[2], float64(b))
+	}
+	n := float64(len(w.nodes))
+	rep.MessagesPerNode[1], rep.BytesPerNode[1] = float64(rep.Messages)/n, float64(rep.Bytes)/n
+	if rep.Included > 0 {
+		rep.MessagesPerTxPerNode = float64(rep.Messages) / float64(rep.Included) / n
+	}
+}
+
+func (w *world) minHeight() uint32 {
+	m := ^uint32(0)
+	for _, sn := range w.nodes {
+		m = min(m, sn.n.Chain().BlockHeight())
+	}
+	return m
+}
+
+func (w *world) waitFor(ctx context.Context, d time.Duration, cond func() bool) bool {
+	deadline := time.Now().Add(d)
+	for !cond() {
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return false
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return true
+}
+
+// check compares the chains, counts inclusions and computes the figures.
+func (w *world) check(rep *Report, acc []sent) {
+	top := w.minHeight()
+	rep.Blocks = top
+	c0 := w.nodes[0].n.Chain()
+	count := map[util.Uint256]int{}
+	var stamps []uint64
+	var firstTx, lastTx uint64
+	for i := uint32(0); i <= top; i++ {
+		want, _ := c0.GetHeaderHash(i)
+		root0, err0 := c0.StateRoot(i)
+		for j, sn := range w.nodes[1:] {
+			got, ok := sn.n.Chain().GetHeaderHash(i)
+			if !ok || got != want {
+				rep.Violations = append(rep.Violations, fmt.Sprintf("node %d block %d: hash %s, node 0 %s", j+1, i, got.StringLE(), want.StringLE()))
+			}
+			r, err := sn.n.Chain().StateRoot(i)
+			if err != nil || err0 != nil || r.Root != root0.Root {
+				rep.Violations = append(rep.Violations, fmt.Sprintf("node %d block %d: state root differs or is missing (%v, %v)", j+1, i, err, err0))
+			}
+		}
+		b, err := c0.GetBlockByIndex(i)
+		if err != nil {
+			rep.Violations = append(rep.Violations, fmt.Sprintf("node 0 block %d: %v", i, err))
+			continue
+		}
+		stamps = append(stamps, b.Timestamp)
+		for _, tx := range b.Transactions {
+			count[tx.Hash()]++
+			if firstTx == 0 {
+				firstTx = b.Timestamp
+			}
+			lastTx = b.Timestamp
+		}
+	}
+	for _, s := range acc {
+		switch n := count[s.tx.Hash()]; {
+		case n == 1:
+			rep.Included++
+		case n > 1:
+			rep.Violations = append(rep.Violations, fmt.Sprintf("tx %s included %d times", s.tx.Hash().StringLE(), n))
+		case s.tx.ValidUntilBlock < top:
+			rep.Expired++
+		default:
+			rep.Violations = append(rep.Violations, fmt.Sprintf("tx %s (sent to node %d) accepted, neither included nor expired by height %d",
+				s.tx.Hash().StringLE(), s.node, top))
+		}
+	}
+	if lastTx > firstTx {
+		rep.TPS = float64(rep.Included) / (float64(lastTx-firstTx) / 1000)
+	}
+	if len(stamps) > 2 {
+		var sum, mx float64
+		for i := 2; i < len(stamps); i++ { // block 1 follows the genesis time
+			d := float64(stamps[i] - stamps[i-1])
+			sum += d
+			mx = max(mx, d)
+		}
+		rep.BlockIntervalMs = [2]float64{sum / float64(len(stamps)-2), mx}
+	}
+	w.propagation(rep, acc)
+}
+
+// propagation fills the percentiles of the time to every node's pool.
+func (w *world) propagation(rep *Report, acc []sent) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var ds []float64
+	for _, s := range acc {
+		ts := w.arrived[s.tx.Hash()]
+		if len(ts) < len(w.nodes) {
+			continue
+		}
+		last := slices.MaxFunc(ts, func(a, b time.Time) int { return a.Compare(b) })
+		ds = append(ds, float64(last.Sub(s.at))/float64(time.Millisecond))
+	}
+	rep.ReachedAll = len(ds)
+	if len(ds) == 0 {
+		return
+	}
+	slices.Sort(ds)
+	pct := func(p float64) float64 { return ds[min(len(ds)-1, int(p*float64(len(ds))))] }
+	rep.PropagationMs = [4]float64{pct(0.5), pct(0.9), pct(0.99), ds[len(ds)-1]}
+}
