@@ -54,10 +54,6 @@ var knownFaultDiffs = map[string]string{
 	"native/ledger-tx-from-block-index": "state", // n3d: a block without transactions answers Null
 	"native/mgmt-hasmethod-pcount":      "state", // n3d FAULTs on pcount < -1 (C# GetMethod's range check)
 	"native/notary-lock-bad":            "state", // n3d FAULTs on a till outside uint32 (C# uint parameter)
-	// neo-go words JSON errors with encoding/json's texts; n3d's strict
-	// NEO JSON parser has its own.
-	"native/mgmt-deploy-bad-manifest": "text",
-	"native/std-json-bad":             "text",
 }
 
 // TestFaultTextsAsNeoGo runs every script of testdata/faulttexts.jsonl as

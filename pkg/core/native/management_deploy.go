@@ -358,7 +358,11 @@ func parseNEF(b []byte) (*nef.File, error) {
 func parseManifest(b []byte) (*manifest.Manifest, error) {
 	mf, err := manifest.Parse(b)
 	if err != nil {
-		return nil, vm.Fault(ErrContract, "invalid manifest: "+err.Error(), err)
+		text := err.Error()
+		if t, ok := goJSONText(err, false); ok {
+			text = t
+		}
+		return nil, vm.Fault(ErrContract, "invalid manifest: "+text, err)
 	}
 	return mf, nil
 }

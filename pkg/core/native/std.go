@@ -3,6 +3,7 @@ package native
 import (
 	"encoding/base64"
 	"encoding/hex"
+	"github.com/n3d-io/n3d/pkg/vm"
 	"math/big"
 
 	"github.com/n3d-io/n3d/pkg/core/interop"
@@ -107,7 +108,11 @@ func stdJSONDeserialize(ic *interop.Context, args []stackitem.Item) (stackitem.I
 	if err != nil {
 		return nil, err
 	}
-	return stackitem.FromJSON(b, !ic.IsHardforkEnabled(protocol.HFBasilisk))
+	it, err := stackitem.FromJSON(b, !ic.IsHardforkEnabled(protocol.HFBasilisk))
+	if text, ok := goJSONText(err, true); ok {
+		return nil, vm.Fault(stackitem.ErrJSON, text, err)
+	}
+	return it, err
 }
 
 func stdItoa10(_ *interop.Context, args []stackitem.Item) (stackitem.Item, error) {

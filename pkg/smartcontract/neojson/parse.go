@@ -63,8 +63,33 @@ func Parse(data []byte, maxDepth int) (any, error) {
 	return v, nil
 }
 
+// SyntaxError is a syntax error of Parse; it matches ErrSyntax. AtEnd and
+// InToken tell a truncated input apart (callers that must word such errors
+// as another decoder does use them).
+type SyntaxError struct {
+	Offset int    // where the error was found
+	Msg    string // what was wrong
+	// AtEnd: the data ended before the value did.
+	AtEnd bool
+	// InToken: the data ended inside a string, number or literal.
+	InToken bool
+}
+
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("%s at offset %d: %s", ErrSyntax, e.Offset, e.Msg)
+}
+
+// Unwrap makes a SyntaxError match ErrSyntax.
+func (e *SyntaxError) Unwrap() error { return ErrSyntax }
+
 func (p *parser) errorf(format string, args ...any) error {
-	return fmt.Errorf("%w at offset %d: %s", ErrSyntax, p.pos, fmt.Sprintf(format, args...))
+	return &SyntaxError{Offset: p.pos, Msg: fmt.Sprintf(format, args...), AtEnd: p.pos >= len(p.data)}
+}
+
+// tokenErrorf is errorf for an error inside a token; atEnd says whether
+// the data ended inside it.
+func (p *parser) tokenErrorf(atEnd bool, format string, args ...any) error {
+	return &SyntaxError{Offset: p.pos, Msg: fmt.Sprintf(format, args...), AtEnd: atEnd, InToken: atEnd}
 }
 
 // skipSpace skips white space and comments.
@@ -156,7 +181,8 @@ func (p *parser) value() (any, error) {
 
 func (p *parser) literal(lit string) error {
 	if len(p.data)-p.pos < len(lit) || string(p.data[p.pos:p.pos+len(lit)]) != lit {
-		return p.errorf("invalid literal")
+		rest := string(p.data[p.pos:])
+		return p.tokenErrorf(len(rest) < len(lit) && lit[:len(rest)] == rest, "invalid literal")
 	}
 	p.pos += len(lit)
 	return p.delimiter()
@@ -363,13 +389,13 @@ func (p *parser) number() (any, error) {
 		}
 	default:
 		p.pos = i
-		return nil, p.errorf("invalid number")
+		return nil, p.tokenErrorf(i >= len(d), "invalid number")
 	}
 	if i < len(d) && d[i] == '.' {
 		i++
 		if i >= len(d) || d[i] < '0' || d[i] > '9' {
 			p.pos = i
-			return nil, p.errorf("invalid number")
+			return nil, p.tokenErrorf(i >= len(d), "invalid number")
 		}
 		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
 			i++
@@ -382,7 +408,7 @@ func (p *parser) number() (any, error) {
 		}
 		if i >= len(d) || d[i] < '0' || d[i] > '9' {
 			p.pos = i
-			return nil, p.errorf("invalid number")
+			return nil, p.tokenErrorf(i >= len(d), "invalid number")
 		}
 		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
 			i++
@@ -454,7 +480,7 @@ func (p *parser) str() (string, error) {
 	p.pos = i
 	for {
 		if p.pos >= len(d) {
-			return "", p.errorf("unterminated string")
+			return "", p.tokenErrorf(true, "unterminated string")
 		}
 		c := d[p.pos]
 		switch {
@@ -481,7 +507,7 @@ func (p *parser) str() (string, error) {
 func (p *parser) escape(buf []byte) ([]byte, error) {
 	d := p.data
 	if p.pos+1 >= len(d) {
-		return nil, p.errorf("unterminated escape")
+		return nil, p.tokenErrorf(true, "unterminated escape")
 	}
 	c := d[p.pos+1]
 	p.pos += 2
@@ -504,7 +530,7 @@ func (p *parser) escape(buf []byte) ([]byte, error) {
 	}
 	r1, ok := p.hex4()
 	if !ok {
-		return nil, p.errorf("invalid \\u escape")
+		return nil, p.tokenErrorf(p.pos+4 > len(d), "invalid \\u escape")
 	}
 	switch {
 	case utf16.IsSurrogate(r1):
@@ -514,7 +540,7 @@ func (p *parser) escape(buf []byte) ([]byte, error) {
 		p.pos += 2
 		r2, ok := p.hex4()
 		if !ok {
-			return nil, p.errorf("invalid \\u escape")
+			return nil, p.tokenErrorf(p.pos+4 > len(d), "invalid \\u escape")
 		}
 		if r2 < 0xDC00 || r2 > 0xDFFF {
 			return nil, fmt.Errorf("%w: lone surrogate at offset %d", ErrInvalidUTF8, p.pos)
