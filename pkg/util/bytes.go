@@ -28,11 +28,23 @@ func checkLen(b []byte, size int, name string) error {
 	return nil
 }
 
+// HexLengthError is ErrBadLength for hex with the wrong number of digits.
+type HexLengthError struct {
+	Got, Want int // hex digits
+}
+
+func (e *HexLengthError) Error() string {
+	return fmt.Sprintf("%s: %d hex digits, want %d", ErrBadLength, e.Got, e.Want)
+}
+
+// Unwrap makes a HexLengthError match ErrBadLength.
+func (e *HexLengthError) Unwrap() error { return ErrBadLength }
+
 // decodeHex parses exactly size bytes of hex, with an optional "0x".
 func decodeHex(s string, size int) ([]byte, error) {
 	s = strings.TrimPrefix(s, "0x")
 	if len(s) != size*2 {
-		return nil, fmt.Errorf("%w: %d hex digits, want %d", ErrBadLength, len(s), size*2)
+		return nil, &HexLengthError{Got: len(s), Want: size * 2}
 	}
 	b, err := hex.DecodeString(s)
 	if err != nil {

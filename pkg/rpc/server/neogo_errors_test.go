@@ -60,29 +60,18 @@ func withPool(t *testing.T, n *testNode) *testNode {
 }
 
 // resultExempt are the cases where neo-go answers a result whose content
-// is not this test's business: FAULT exception texts (compared by the VM's
-// own tests) and answers carrying node-specific data.
+// n3d knowingly does not reproduce.
 var resultExempt = map[string]bool{
-	"invokefunction: unknown hash": true, // FAULT exception text
 	// verbose=true: neo-go adds the invocation diagnostics, which n3d
 	// does not produce (docs/rpc.md).
 	"invokefunction: bad verbose": true,
 }
 
 // dataExempt are the known differences left in the data of an error (code
-// and message still have to match): texts that come from layers below the
-// RPC server and are neo-go's own (its VM's FAULT texts, which the VM work
-// of issue 17 rewords; its script checker's and base58 decoder's errors;
-// Go type names in JSON errors).
-var dataExempt = map[string]string{
-	"getblocknotifications: string":                     "Go type name in the JSON error (neorpc.NotificationFilter)",
-	"getblocknotifications: bad filter":                 "util's Uint160 JSON error text",
-	"getnep11properties: unknown contract":              "VM FAULT text",
-	"getnep11properties: unknown token":                 "VM FAULT text",
-	"sendrawtransaction: invalid script":                "script checker's error text (incorrect opcode Opcode(255))",
-	"calculatenetworkfee: bad invocation script":        "script checker's error text",
-	"calculatenetworkfee: aborting verification script": "VM FAULT text",
-}
+// and message still have to match), case name to reason. None is left:
+// the VM's FAULT texts, the script checker's, the filter decoder's (Go type
+// name, hash length) and getnep11properties' read neo-go's.
+var dataExempt = map[string]string{}
 
 // nodeSpecific are the result fields that tell the node apart, not the
 // chain: left out of the comparison.

@@ -1,8 +1,6 @@
 package server
 
 import (
-	"fmt"
-
 	"github.com/n3d-io/n3d/pkg/rpc/params"
 	"github.com/n3d-io/n3d/pkg/rpc/result"
 	"github.com/n3d-io/n3d/pkg/smartcontract/trigger"
@@ -24,7 +22,7 @@ func (s *Server) getBlockNotifications(ps params.Params) (any, *result.Error) {
 	if len(ps) > 1 {
 		var err error
 		if f, err = parseFilter(eventNotification, ps[1].RawMessage); err != nil {
-			return nil, result.ErrInvalidParams.WithData(fmt.Sprintf("invalid filter: %s", err))
+			return nil, result.ErrInvalidParams.WithData("invalid filter: " + filterErrText(err))
 		}
 	}
 	b, err := s.chain.GetBlock(h)

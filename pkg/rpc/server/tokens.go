@@ -398,12 +398,17 @@ func (s *Server) readOnlyCalls(d *dao.DAO, token util.Uint160, calls []call) ([]
 	if _, err := ic.LoadScript(script, callflag.All, -1, 0); err != nil {
 		return nil, err
 	}
+	// The texts are neo-go's (they reach getnep11properties' error data;
+	// the hash big-endian without "0x", as in neo-go's texts).
 	if err := ic.Run(); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("failed to run %d methods of %s: %w", len(calls), token.StringBE(), err)
 	}
 	items := ic.VM().ResultStack().Items()
-	if ic.VM().State() != vm.HaltState || len(items) != len(calls) {
-		return nil, fmt.Errorf("%s: %d results of %d calls", ic.VM().State(), len(items), len(calls))
+	if ic.VM().State() != vm.HaltState {
+		return nil, fmt.Errorf("failed to run %d methods of %s: %s", len(calls), token.StringBE(), ic.VM().State())
+	}
+	if len(items) != len(calls) {
+		return nil, fmt.Errorf("invalid return values count: expected %d, got %d", len(calls), len(items))
 	}
 	return items, nil
 }
