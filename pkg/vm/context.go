@@ -17,6 +17,7 @@ type shared struct {
 	hashed    bool
 	data      any
 	feeExempt bool
+	tree      *InvocationTree // this script's node, when the VM collects the tree
 }
 
 // Context is one frame of the invocation stack.

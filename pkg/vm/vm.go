@@ -22,6 +22,7 @@ const FeeFactor = 10000
 
 // VM is a NeoVM instance. It is not safe for concurrent use.
 type VM struct {
+	invTree  *InvocationTree // nil: not collected
 	istack   []*Context
 	entry    *Context
 	rstack   *Stack // &rs
@@ -262,6 +263,9 @@ func (v *VM) LoadContext(ctx *Context) error {
 	}
 	if len(v.istack) >= v.limits.MaxInvocationStackSize {
 		return fmt.Errorf("%w: %d", ErrInvocationOverflow, len(v.istack))
+	}
+	if v.invTree != nil && ctx.sh.tree == nil {
+		v.addTreeNode(ctx)
 	}
 	v.istack = append(v.istack, ctx)
 	if v.entry == nil {
