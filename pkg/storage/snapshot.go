@@ -1,5 +1,12 @@
 package storage
 
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+)
+
 // Snapshot is a private, unsynchronised change layer over a parent Store,
 // typically a MemCachedStore or another Snapshot: the chain runs each
 // transaction (and each contract call that may be rolled back) in its own
@@ -115,4 +122,37 @@ func (s *Snapshot) Close() error {
 	s.Discard()
 	s.closed = true
 	return nil
+}
+
+// Change is one key a Snapshot changed: its new value, or a deletion.
+type Change struct {
+	Key     []byte
+	Value   []byte // nil for a deletion
+	Deleted bool
+	// Existed: the key was in the parent store.
+	Existed bool
+}
+
+// Changes lists the keys s changed, puts before deletions, each by key.
+func (s *Snapshot) Changes() ([]Change, error) {
+	out := make([]Change, 0, s.mem.len())
+	add := func(k string, v []byte, del bool) error {
+		_, err := s.parent.Get([]byte(k))
+		if err != nil && !errors.Is(err, ErrKeyNotFound) {
+			return fmt.Errorf("storage: changes: %w", err)
+		}
+		out = append(out, Change{Key: []byte(k), Value: v, Deleted: del, Existed: err == nil})
+		return nil
+	}
+	for _, k := range slices.Sorted(maps.Keys(s.mem.puts)) {
+		if err := add(k, s.mem.puts[k], false); err != nil {
+			return nil, err
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(s.mem.dels)) {
+		if err := add(k, nil, true); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }

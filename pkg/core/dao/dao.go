@@ -96,3 +96,41 @@ func appendStorageKey(dst []byte, id int32, key []byte) []byte {
 	dst = binary.LittleEndian.AppendUint32(dst, uint32(id))
 	return append(dst, key...)
 }
+
+// StorageChange is a contract storage change of a private DAO as neo-go's
+// invoke diagnostics list it: Key is the contract ID (int32 LE) and the
+// item's key.
+type StorageChange struct {
+	State string `json:"state"` // Added, Changed or Deleted
+	Key   []byte `json:"key"`
+	Value []byte `json:"value,omitzero"`
+}
+
+// StorageChanges lists a private DAO's contract storage changes (nil for
+// a DAO that is not private): puts by key, then deletions of keys its
+// parent had, by key.
+func (d *DAO) StorageChanges() ([]StorageChange, error) {
+	if d.snap == nil {
+		return nil, nil
+	}
+	chs, err := d.snap.Changes()
+	if err != nil {
+		return nil, fmt.Errorf("dao: %w", err)
+	}
+	out := []StorageChange{}
+	for _, c := range chs {
+		if len(c.Key) == 0 || c.Key[0] != byte(storage.STStorage) && c.Key[0] != byte(storage.STTempStorage) {
+			continue
+		}
+		switch {
+		case c.Deleted && c.Existed:
+			out = append(out, StorageChange{State: "Deleted", Key: c.Key[1:]})
+		case c.Deleted:
+		case c.Existed:
+			out = append(out, StorageChange{State: "Changed", Key: c.Key[1:], Value: c.Value})
+		default:
+			out = append(out, StorageChange{State: "Added", Key: c.Key[1:], Value: c.Value})
+		}
+	}
+	return out, nil
+}

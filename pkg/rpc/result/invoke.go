@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/n3d-io/n3d/pkg/core/dao"
 	"github.com/n3d-io/n3d/pkg/core/state"
 	"github.com/n3d-io/n3d/pkg/core/state/itemjson"
+	"github.com/n3d-io/n3d/pkg/vm"
 	"github.com/n3d-io/n3d/pkg/vm/stackitem"
 )
 
@@ -58,7 +60,15 @@ type Invoke struct {
 	Stack          []any
 	FaultException string
 	Notifications  []state.NotificationEvent
+	Diagnostics    *InvokeDiag // nil unless the request asked for it
 	Session        string
+}
+
+// InvokeDiag is neo-go's "diagnostics" of a verbose invocation: the
+// contract storage changes and the tree of the scripts it ran.
+type InvokeDiag struct {
+	Changes     []dao.StorageChange  `json:"storagechanges"`
+	Invocations []*vm.InvocationTree `json:"invokedcontracts"`
 }
 
 type invokeJSON struct {
@@ -68,6 +78,7 @@ type invokeJSON struct {
 	Stack          json.RawMessage           `json:"stack"`
 	FaultException *string                   `json:"exception"`
 	Notifications  []state.NotificationEvent `json:"notifications"`
+	Diagnostics    *InvokeDiag               `json:"diagnostics,omitzero"`
 	Session        string                    `json:"session,omitzero"`
 }
 
@@ -106,7 +117,7 @@ func (r Invoke) MarshalJSON() ([]byte, error) {
 		}
 	}
 	aux := invokeJSON{State: r.State, GasConsumed: r.GasConsumed, Script: r.Script, Stack: st,
-		Notifications: r.Notifications, Session: r.Session}
+		Notifications: r.Notifications, Diagnostics: r.Diagnostics, Session: r.Session}
 	if aux.Notifications == nil {
 		aux.Notifications = []state.NotificationEvent{}
 	}

@@ -153,7 +153,11 @@ func (s *Server) invokeFunctionAt(st execState, ps params.Params) (any, *result.
 	if rerr != nil {
 		return nil, rerr
 	}
-	return s.runScript(st, tx, script)
+	verbose, rerr := verboseParam(ps.Value(4))
+	if rerr != nil {
+		return nil, rerr
+	}
+	return s.runScript(st, tx, script, verbose)
 }
 
 func (s *Server) invokeScript(ps params.Params) (any, *result.Error) {
@@ -172,11 +176,28 @@ func (s *Server) invokeScriptAt(st execState, ps params.Params) (any, *result.Er
 	if rerr != nil {
 		return nil, rerr
 	}
-	return s.runScript(st, tx, script)
+	verbose, rerr := verboseParam(ps.Value(2))
+	if rerr != nil {
+		return nil, rerr
+	}
+	return s.runScript(st, tx, script, verbose)
 }
 
 // runScript runs an Application script in a test context.
-func (s *Server) runScript(st execState, tx *transaction.Transaction, script []byte) (any, *result.Error) {
+// verboseParam reads the optional verbose flag of invokefunction and
+// invokescript (neo-go's: it asks for the invocation diagnostics).
+func verboseParam(p *params.Param) (bool, *result.Error) {
+	if p == nil {
+		return false, nil
+	}
+	v, err := p.GetBoolean()
+	if err != nil {
+		return false, result.ErrInvalidParams
+	}
+	return v, nil
+}
+
+func (s *Server) runScript(st execState, tx *transaction.Transaction, script []byte, verbose bool) (any, *result.Error) {
 	b, err := s.fakeNextBlock(st.height)
 	if err != nil {
 		return nil, internal("fake block", err)
@@ -185,10 +206,33 @@ func (s *Server) runScript(st execState, tx *transaction.Transaction, script []b
 	if err != nil {
 		return nil, result.NewInternalError(fmt.Sprintf("failed to create test VM: %s", err))
 	}
+	if verbose {
+		ic.VM().EnableInvocationTree()
+	}
 	if _, err := ic.LoadScript(script, callflag.All, -1, 0); err != nil {
 		return s.invokeResult(ic, script, err)
 	}
-	return s.invokeResult(ic, script, ic.Run())
+	runErr := ic.Run()
+	if !verbose {
+		return s.invokeResult(ic, script, runErr)
+	}
+	changes, err := ic.DAO().StorageChanges()
+	if err != nil {
+		return nil, internal("storage changes", err)
+	}
+	res, rerr := s.invokeResult(ic, script, runErr)
+	if r, ok := res.(result.Invoke); ok && rerr == nil {
+		d := &result.InvokeDiag{Changes: changes, Invocations: ic.VM().InvocationTree().Calls}
+		if d.Changes == nil {
+			d.Changes = []dao.StorageChange{}
+		}
+		if d.Invocations == nil {
+			d.Invocations = []*vm.InvocationTree{}
+		}
+		r.Diagnostics = d
+		return r, nil
+	}
+	return res, rerr
 }
 
 // invokeResult packs the outcome of a test run; iterators left on the

@@ -61,11 +61,7 @@ func withPool(t *testing.T, n *testNode) *testNode {
 
 // resultExempt are the cases where neo-go answers a result whose content
 // n3d knowingly does not reproduce.
-var resultExempt = map[string]bool{
-	// verbose=true: neo-go adds the invocation diagnostics, which n3d
-	// does not produce (docs/rpc.md).
-	"invokefunction: bad verbose": true,
-}
+var resultExempt = map[string]bool{}
 
 // dataExempt are the known differences left in the data of an error (code
 // and message still have to match), case name to reason. None is left:
