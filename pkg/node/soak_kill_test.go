@@ -304,7 +304,12 @@ func TestSoakKillSingle(t *testing.T) {
 		logFile: filepath.Join(dir, "node.log"),
 		rpc: &soakRPC{url: "http://127.0.0.1:" + strconv.Itoa(port+1),
 			client: &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 10 * time.Second}}}
-	t.Cleanup(func() { n.kill(t) })
+	t.Cleanup(func() {
+		n.kill(t)
+		if t.Failed() {
+			keepLog(t, n.logFile)
+		}
+	})
 	signer := soakSigner(t)
 	seen := &soakSeen{blocks: map[uint32]string{}, roots: map[uint32]string{}, txs: map[string]uint32{}}
 	var sent, accepted, maxInBlocks int
@@ -346,4 +351,22 @@ func TestSoakKillSingle(t *testing.T) {
 	maxInBlocks = max(maxInBlocks, seen.verify(t, n.rpc, kills))
 	t.Logf("kills %d, blocks checked %d, txs sent %d accepted %d, in blocks at the end %d, tracked %d",
 		kills, len(seen.blocks), sent, accepted, maxInBlocks, len(seen.txs))
+}
+
+// keepLog copies a failed run's node log to N3D_SOAK_LOGDIR, if set.
+func keepLog(t *testing.T, path string) {
+	dir := os.Getenv("N3D_SOAK_LOGDIR")
+	if dir == "" {
+		t.Logf("node log lost with the temporary directory: set N3D_SOAK_LOGDIR to keep it")
+		return
+	}
+	data, err := os.ReadFile(path)
+	if err == nil {
+		dst := filepath.Join(dir, t.Name()+"-"+filepath.Base(path))
+		err = os.WriteFile(dst, data, 0o600)
+		t.Logf("node log kept in %s", dst)
+	}
+	if err != nil {
+		t.Logf("keeping the node log: %v", err)
+	}
 }
