@@ -36,9 +36,12 @@ soak-crash:
 # The same at process level: builds n3d, runs `n3d node` (LevelDB, 1 s
 # blocks, RPC on 127.0.0.1:22800-22801, SOAK_PORT to move) under a
 # transfer load and SIGKILLs it KILLS times at seeded random moments
-# (SEED=n to replay); see docs/node.md "Crash safety".
+# (SEED=n to replay); KILLS4=n also runs four validators (P2P 22810-22813,
+# RPC 22820-22823) killing one of them n times. See docs/node.md
+# "Crash safety".
+KILLS4 ?= 0
 soak-kill:
-	N3D_SOAK_KILLS=$(KILLS) N3D_SOAK_SEED=$(SEED) N3D_SOAK_PORT=$(SOAK_PORT) \
+	N3D_SOAK_KILLS=$(KILLS) N3D_SOAK_KILLS4=$(KILLS4) N3D_SOAK_SEED=$(SEED) N3D_SOAK_PORT=$(SOAK_PORT) \
 		$(GO) test -count=1 -timeout 3h -v -run '^TestSoakKill' ./pkg/node
 
 # Restore throughput in process (every backend and persist mode) and against

@@ -379,3 +379,188 @@ func soakCount(t *testing.T, c *soakRPC) uint32 {
 	require.NoError(t, c.call("getblockcount", &count))
 	return count
 }
+
+// soak4Config writes node i's (0-3) copy of the four-validator privnet:
+// P2P on base+i, RPC on base+10+i, its wallet from pkg/wallet/testdata.
+func soak4Config(t *testing.T, dir string, i, base int) string {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join("..", "..", "config", "protocol.privnet.yml"))
+	require.NoError(t, err)
+	walletPath, err := filepath.Abs(filepath.Join("..", "..", "pkg", "wallet", "testdata",
+		fmt.Sprintf("neogo_wallet%d.json", i+1)))
+	require.NoError(t, err)
+	s := string(raw)
+	for j := 0; j < 4; j++ {
+		s = strings.Replace(s, fmt.Sprintf("localhost:%d", 20333+j), fmt.Sprintf("127.0.0.1:%d", base+j), 1)
+	}
+	for _, r := range [][2]string{
+		{`"./chains/privnet"`, strconv.Quote(filepath.Join(dir, "db"))},
+		{`":20333"`, strconv.Quote(fmt.Sprintf("127.0.0.1:%d", base+i))},
+		{`":20331"`, strconv.Quote(fmt.Sprintf("127.0.0.1:%d", base+10+i))},
+		{"  Consensus:\n    Enabled: false", "  Consensus:\n    Enabled: true"},
+		{`"/cn_wallet.json"`, strconv.Quote(walletPath)},
+		{`Password: "pass"`, `Password: "` + []string{"one", "two", "three", "four"}[i] + `"`},
+		{"  Prometheus:\n    Enabled: true", "  Prometheus:\n    Enabled: false"},
+	} {
+		require.Contains(t, s, r[0])
+		s = strings.Replace(s, r[0], r[1], 1)
+	}
+	p := filepath.Join(dir, "config.yml")
+	require.NoError(t, os.WriteFile(p, []byte(s), 0o600))
+	return p
+}
+
+// soak4Signer is the validators' 3-of-4 multisig with keys of wallets 1-3.
+func soak4Signer(t *testing.T) txbuild.Signer {
+	t.Helper()
+	var s txbuild.Signer
+	for i, pass := range []string{"one", "two", "three"} {
+		w, err := wallet.Open(filepath.Join("..", "..", "pkg", "wallet", "testdata", fmt.Sprintf("neogo_wallet%d.json", i+1)))
+		require.NoError(t, err)
+		for _, a := range w.Accounts {
+			if a.Address != "NVTiAjNgagDkTr5HTzDmQP9kPwPHN5BgVq" {
+				continue
+			}
+			require.NoError(t, a.Decrypt(pass, w.Scrypt))
+			if i == 0 {
+				s, err = txbuild.AccountSigner(a, transaction.CalledByEntry)
+				require.NoError(t, err)
+			} else {
+				s.Keys = append(s.Keys, a.PrivateKey())
+			}
+		}
+	}
+	require.NotNil(t, s.WalletAccount)
+	require.Len(t, s.Keys, 2)
+	return s
+}
+
+// TestSoakKill4: four validators, one SIGKILLed at a time at random
+// moments under a transfer load and restarted; every height served by any
+// node must be the same block and state root on all of them, before and
+// after restarts, and every accepted transaction must end in a block, a
+// pool or expired.
+func TestSoakKill4(t *testing.T) {
+	kills, _ := strconv.Atoi(os.Getenv("N3D_SOAK_KILLS4"))
+	if kills <= 0 {
+		t.Skip("four-validator crash soak: set N3D_SOAK_KILLS4 (make soak-kill KILLS4=20)")
+	}
+	seed := time.Now().UnixNano()
+	if s := os.Getenv("N3D_SOAK_SEED"); s != "" {
+		var err error
+		seed, err = strconv.ParseInt(s, 10, 64)
+		require.NoError(t, err)
+	}
+	base := 22810
+	if s := os.Getenv("N3D_SOAK_PORT"); s != "" {
+		p, err := strconv.Atoi(s)
+		require.NoError(t, err)
+		base = p + 10
+	}
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewSource(seed))
+	bin := buildN3d(t)
+	nodes := make([]*soakNode, 4)
+	for i := range nodes {
+		dir := filepath.Join(t.TempDir(), strconv.Itoa(i))
+		require.NoError(t, os.MkdirAll(dir, 0o700))
+		nodes[i] = &soakNode{bin: bin, cfgFile: soak4Config(t, dir, i, base), logFile: filepath.Join(dir, "node.log"),
+			rpc: &soakRPC{url: fmt.Sprintf("http://127.0.0.1:%d", base+10+i),
+				client: &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 10 * time.Second}}}
+	}
+	t.Cleanup(func() {
+		for _, n := range nodes {
+			n.kill(t)
+			if t.Failed() {
+				keepLog(t, n.logFile)
+			}
+		}
+	})
+	for _, n := range nodes {
+		n.start(t)
+	}
+	signer := soak4Signer(t)
+	seen := &soakSeen{blocks: map[uint32]string{}, roots: map[uint32]string{}, txs: map[string]uint32{}}
+	from := make([]uint32, 4)
+	height := nodes[0].waitHeight(t, 1)
+	var sent, accepted int
+	load := func(alive func(int) bool, d time.Duration) {
+		end := time.Now().Add(d)
+		for time.Now().Before(end) {
+			i := rng.Intn(4)
+			if !alive(i) {
+				continue
+			}
+			tx := soakTransfer(t, rng, signer, height+2+uint32(rng.Intn(20)))
+			sent++
+			raw, err := tx.Bytes()
+			require.NoError(t, err)
+			var res struct {
+				Hash string `json:"hash"`
+			}
+			if err := nodes[i].rpc.call("sendrawtransaction", &res, base64.StdEncoding.EncodeToString(raw)); err == nil {
+				seen.txs[res.Hash] = tx.ValidUntilBlock
+				accepted++
+			}
+			if rng.Intn(8) == 0 {
+				f, err := seen.observe(nodes[i].rpc, from[i])
+				require.NoError(t, err, "node %d", i)
+				from[i] = f
+				if f > 0 && f-1 > height {
+					height = f - 1
+				}
+			}
+		}
+	}
+	all := func(int) bool { return true }
+	for k := 0; k < kills; k++ {
+		load(all, time.Duration(rng.Int63n(int64(3*time.Second))))
+		victim := rng.Intn(4)
+		nodes[victim].kill(t)
+		load(func(i int) bool { return i != victim }, 500*time.Millisecond+time.Duration(rng.Int63n(int64(3*time.Second))))
+		nodes[victim].start(t)
+		nodes[victim].waitHeight(t, height)
+		from[victim] = 0 // its whole chain is compared again
+		f, err := seen.observe(nodes[victim].rpc, 0)
+		require.NoError(t, err, "kill %d: restarted node %d", k, victim)
+		from[victim] = f
+	}
+	for i, n := range nodes {
+		n.waitHeight(t, height)
+		f, err := seen.observe(n.rpc, 0)
+		require.NoError(t, err, "final check of node %d", i)
+		from[i] = f
+	}
+	inBlocks := seen.verify4(t, nodes)
+	t.Logf("kills %d, heights checked on all nodes %d, txs sent %d accepted %d, in blocks %d, tracked %d",
+		kills, len(seen.blocks), sent, accepted, inBlocks, len(seen.txs))
+}
+
+// verify4 checks every accepted transaction against all nodes: in a block
+// on node 0, pooled on some node, or expired.
+func (seen *soakSeen) verify4(t *testing.T, nodes []*soakNode) int {
+	t.Helper()
+	pooled := map[string]bool{}
+	for _, n := range nodes {
+		var pool []string
+		require.NoError(t, n.rpc.call("getrawmempool", &pool))
+		for _, p := range pool {
+			pooled[p] = true
+		}
+	}
+	count := soakCount(t, nodes[0].rpc)
+	in := 0
+	for tx, vub := range seen.txs {
+		var h uint32
+		err := nodes[0].rpc.call("gettransactionheight", &h, tx)
+		switch {
+		case err == nil:
+			in++
+		case pooled[tx]:
+		case vub < count || vub < soakCount(t, nodes[0].rpc):
+		default:
+			t.Fatalf("accepted tx %s (vub %d) neither in a block nor pooled at count %d: %v", tx, vub, count, err)
+		}
+	}
+	return in
+}
