@@ -7,7 +7,7 @@ LDFLAGS   := -s -w -X github.com/n3d-io/n3d/pkg/buildinfo.Version=$(VERSION) -X 
 FUZZTIME  ?= 1m
 BENCHTIME ?= 1s
 
-.PHONY: all build run test soak-crash conformance bench-chain bench-tps test-race test-invariants bench lint fuzz fuzz-vm fuzz-wire clean docker \
+.PHONY: all build run test soak-crash soak-kill conformance bench-chain bench-tps test-race test-invariants bench lint fuzz fuzz-vm fuzz-wire clean docker \
 	interop interop-consensus interop-diffchain interop-diffchain-check interop-stateroot interop-rpcerrors sdk-check
 
 all: build
@@ -32,6 +32,17 @@ test:
 KILLS ?= 300
 soak-crash:
 	N3D_CHAIN_CRASH_KILLS=$(KILLS) $(GO) test -count=1 -timeout 2h -v -run '^TestChainCrash$$' ./pkg/core/chain
+
+# The same at process level: builds n3d, runs `n3d node` (LevelDB, 1 s
+# blocks, RPC on 127.0.0.1:22800-22801, SOAK_PORT to move) under a
+# transfer load and SIGKILLs it KILLS times at seeded random moments
+# (SEED=n to replay); KILLS4=n also runs four validators (P2P 22810-22813,
+# RPC 22820-22823) killing one of them n times. See docs/node.md
+# "Crash safety".
+KILLS4 ?= 0
+soak-kill:
+	N3D_SOAK_KILLS=$(KILLS) N3D_SOAK_KILLS4=$(KILLS4) N3D_SOAK_SEED=$(SEED) N3D_SOAK_PORT=$(SOAK_PORT) \
+		$(GO) test -count=1 -timeout 3h -v -run '^TestSoakKill' ./pkg/node
 
 # Restore throughput in process (every backend and persist mode) and against
 # neo-go on the same generated dump (downloads neo-go's PyPI wheel).
