@@ -30,8 +30,13 @@ type AdmissionConfig struct {
 	NextBlockValidators func() (keys.PublicKeys, error)
 	// Service, when the node runs consensus, takes the admitted payloads
 	// (optional: without it, or while it does not run, the payload's
-	// witness is checked here).
+	// witness is checked here, unless WitnessVerified).
 	Service *Service
+	// WitnessVerified tells that every payload reaching Check has had its
+	// witness verified already (network.ExtensibleAdmission does, through
+	// the VM, before any category rule): Check then does not verify it a
+	// second time when no service takes the payload (a relay or RPC node).
+	WitnessVerified bool
 }
 
 // Admission decides which extensible payloads from peers a node accepts
@@ -76,6 +81,9 @@ func (a *Admission) Check(e *payload.Extensible) error {
 		if err := cons.OnPayload(e); !errors.Is(err, ErrNotRunning) {
 			return err
 		}
+	}
+	if a.cfg.WitnessVerified {
+		return nil
 	}
 	p, err := PayloadFromExtensible(a.cfg.Magic, e)
 	if err != nil {

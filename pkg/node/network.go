@@ -73,6 +73,8 @@ func (n *Node) startNetwork(ctx context.Context) (stop func() error, err error) 
 		Height:              c.BlockHeight,
 		NextBlockValidators: c.NextBlockValidators,
 		Service:             n.cons,
+		// ExtensibleAdmission (below) checks every witness first.
+		WitnessVerified: true,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("p2p: %w", err)
