@@ -3,19 +3,16 @@
 package network
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
-	"fmt"
-	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 	"gopkg.in/yaml.v3"
+
+	"github.com/n3d-io/n3d/internal/neogotest"
 )
 
 // The interop tests run a real neo-go node (NEOGO_BIN, see
@@ -27,20 +24,10 @@ const interopTimeout = 2 * time.Minute
 
 // neogo is a running neo-go node.
 type neogo struct {
-	dir     string
-	p2p     string
-	rpc     string
-	cmd     *exec.Cmd
-	exited  chan error
-	logFile string
-}
-
-func neogoBin(t *testing.T) string {
-	bin := os.Getenv("NEOGO_BIN")
-	if bin == "" {
-		t.Fatal("NEOGO_BIN is not set: run scripts/neogo-interop.sh (make interop)")
-	}
-	return bin
+	*neogotest.Node
+	dir string
+	p2p string
+	rpc string
 }
 
 // neogoConfig writes a neo-go config: the reference chain's protocol, our
@@ -60,82 +47,25 @@ func neogoConfig(t *testing.T, spec chainSpec, dir, p2p, rpc string, seeds []str
 	p["MinPeers"], p["AttemptConnPeers"], p["ProtoTickInterval"] = len(seeds), 5, "1s"
 	app["RPC"] = map[string]any{"Enabled": true, "Addresses": []string{rpc}, "MaxGasInvoke": 15}
 	app["Consensus"] = map[string]any{"Enabled": false} // the dump's blocks only
-	out, err := yaml.Marshal(cfg)
-	require.NoError(t, err)
-	path := filepath.Join(dir, "neogo.yml")
-	require.NoError(t, os.WriteFile(path, out, 0o644))
-	return path
+	return neogotest.WriteYAML(t, filepath.Join(dir, "neogo.yml"), cfg)
 }
 
 // startNeogo starts neo-go, restoring the reference chain first when
 // restore is set, and waits until its RPC answers.
 func startNeogo(t *testing.T, spec chainSpec, restore bool, seeds []string) *neogo {
-	bin := neogoBin(t)
-	n := &neogo{dir: t.TempDir(), p2p: freeAddr(t), rpc: freeAddr(t), exited: make(chan error, 1)}
+	bin := neogotest.Bin(t, "run scripts/neogo-interop.sh (make interop)")
+	n := &neogo{dir: t.TempDir(), p2p: freeAddr(t), rpc: freeAddr(t)}
 	cfg := neogoConfig(t, spec, n.dir, n.p2p, n.rpc, seeds)
 	if restore {
-		out, err := exec.Command(bin, "db", "restore", "--config-file", cfg, "-i", spec.acc).CombinedOutput()
-		require.NoError(t, err, "neogo db restore: %s", out)
+		neogotest.Restore(t, bin, cfg, spec.acc)
 	}
-	n.logFile = filepath.Join(n.dir, "node.log")
-	log, err := os.Create(n.logFile)
-	require.NoError(t, err)
-	n.cmd = exec.Command(bin, "node", "--config-file", cfg)
-	n.cmd.Stdout, n.cmd.Stderr = log, log
-	require.NoError(t, n.cmd.Start())
-	go func() { n.exited <- n.cmd.Wait(); log.Close() }()
-	t.Cleanup(func() {
-		if err := n.cmd.Process.Signal(os.Interrupt); err == nil {
-			select {
-			case <-n.exited:
-			case <-time.After(10 * time.Second):
-				require.NoError(t, n.cmd.Process.Kill())
-				<-n.exited
-			}
-		}
-		if t.Failed() {
-			b, _ := os.ReadFile(n.logFile)
-			t.Logf("neo-go log:\n%s", b)
-		}
-	})
-	require.Eventually(t, func() bool { _, err := n.call("getblockcount"); return err == nil },
-		30*time.Second, 100*time.Millisecond, "neo-go RPC did not come up")
+	n.Node = neogotest.Start(t, bin, cfg, n.rpc)
 	return n
 }
 
 // call makes a JSON-RPC call and returns the result.
 func (n *neogo) call(method string, params ...any) (json.RawMessage, error) {
-	if params == nil {
-		params = []any{}
-	}
-	body, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
-	if err != nil {
-		return nil, err
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://"+n.rpc, bytes.NewReader(body))
-	if err != nil {
-		return nil, err
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	var out struct {
-		Result json.RawMessage `json:"result"`
-		Error  *struct {
-			Message string `json:"message"`
-		} `json:"error"`
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
-		return nil, err
-	}
-	if out.Error != nil {
-		return nil, fmt.Errorf("%s: %s", method, out.Error.Message)
-	}
-	return out.Result, nil
+	return n.Call(method, params...)
 }
 
 func (n *neogo) blockCount(t *testing.T) uint32 {

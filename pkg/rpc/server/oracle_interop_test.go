@@ -3,20 +3,15 @@
 package server
 
 import (
-	"bytes"
 	"encoding/base64"
-	"encoding/json"
-	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 	"gopkg.in/yaml.v3"
 
+	"github.com/n3d-io/n3d/internal/neogotest"
 	"github.com/n3d-io/n3d/pkg/services/oracle"
 )
 
@@ -26,10 +21,7 @@ import (
 // equal answers (codes and messages); both without the service answer
 // -602 alike.
 func TestInteropSubmitOracleResponse(t *testing.T) {
-	bin := os.Getenv("NEOGO_BIN")
-	if bin == "" {
-		t.Fatal("NEOGO_BIN is not set: run scripts/neogo-interop.sh (make interop)")
-	}
+	bin := neogotest.Bin(t, "run scripts/neogo-interop.sh (make interop)")
 	base := node(t, "testblocks")
 	plainURL := startNeogoRPC(t, bin, base, nil)
 	oracleURL := startNeogoOracle(t, bin, base)
@@ -80,41 +72,13 @@ func startNeogoOracle(t *testing.T, bin string, n *testNode) string {
 	require.NoError(t, yaml.Unmarshal(raw, &cfg))
 	app := cfg["ApplicationConfiguration"].(map[string]any)
 	app["DBConfiguration"] = map[string]any{"Type": "inmemory"}
-	app["P2P"].(map[string]any)["Addresses"] = []string{freeLoopback(t)}
-	rpcAddr := freeLoopback(t)
+	app["P2P"].(map[string]any)["Addresses"] = []string{neogotest.FreeAddr(t)}
+	rpcAddr := neogotest.FreeAddr(t)
 	app["RPC"].(map[string]any)["Addresses"] = []string{rpcAddr}
 	wallet, err := filepath.Abs(filepath.Join("..", "..", "wallet", "testdata", "neogo_wallet1.json"))
 	require.NoError(t, err)
 	app["Oracle"] = map[string]any{"Enabled": true, "AllowPrivateHost": true,
 		"UnlockWallet": map[string]any{"Path": wallet, "Password": "one"}}
-	out, err := yaml.Marshal(cfg)
-	require.NoError(t, err)
-	path := filepath.Join(dir, "neogo.yml")
-	require.NoError(t, os.WriteFile(path, out, 0o644))
-	log, err := os.Create(filepath.Join(dir, "node.log"))
-	require.NoError(t, err)
-	cmd := exec.Command(bin, "node", "--config-file", path)
-	cmd.Stdout, cmd.Stderr = log, log
-	require.NoError(t, cmd.Start())
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		_ = cmd.Wait()
-		_ = log.Close()
-		if t.Failed() {
-			out, _ := os.ReadFile(log.Name())
-			t.Logf("neo-go log (last 4 KiB):\n%s", out[max(0, len(out)-4096):])
-		}
-	})
-	url := "http://" + rpcAddr
-	require.Eventually(t, func() bool {
-		resp, err := http.Post(url, "application/json",
-			bytes.NewBufferString(`{"jsonrpc":"2.0","id":1,"method":"getversion","params":[]}`))
-		if err != nil {
-			return false
-		}
-		defer resp.Body.Close()
-		var r struct{ Result json.RawMessage }
-		return json.NewDecoder(resp.Body).Decode(&r) == nil && r.Result != nil
-	}, time.Minute, 200*time.Millisecond)
-	return url
+	path := neogotest.WriteYAML(t, filepath.Join(dir, "neogo.yml"), cfg)
+	return neogotest.Start(t, bin, path, rpcAddr).URL
 }

@@ -7,19 +7,17 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
-	"syscall"
 	"testing"
-	"time"
 
-	"github.com/n3d-io/n3d/pkg/config"
 	"github.com/stretchr/testify/require"
 	"gopkg.in/yaml.v3"
+
+	"github.com/n3d-io/n3d/internal/neogotest"
+	"github.com/n3d-io/n3d/pkg/config"
 )
 
 // TestInteropRPCExtensions asks a real neo-go (NEOGO_BIN, see
@@ -28,10 +26,7 @@ import (
 // getblocknotifications and historic invocations, and requires equal
 // answers (UUIDs aside).
 func TestInteropRPCExtensions(t *testing.T) {
-	bin := os.Getenv("NEOGO_BIN")
-	if bin == "" {
-		t.Fatal("NEOGO_BIN is not set: run scripts/neogo-interop.sh (make interop)")
-	}
+	bin := neogotest.Bin(t, "run scripts/neogo-interop.sh (make interop)")
 	n := node(t, "testblocks").variant(t, func(r *config.RPC) { r.SessionEnabled = true })
 	url := startNeogoRPC(t, bin, n, nil)
 
@@ -110,10 +105,7 @@ func TestInteropRPCExtensions(t *testing.T) {
 // TestInteropSessionExpansion compares the expanded iterators of
 // SessionExpansionEnabled with neo-go's.
 func TestInteropSessionExpansion(t *testing.T) {
-	bin := os.Getenv("NEOGO_BIN")
-	if bin == "" {
-		t.Fatal("NEOGO_BIN is not set: run scripts/neogo-interop.sh (make interop)")
-	}
+	bin := neogotest.Bin(t, "run scripts/neogo-interop.sh (make interop)")
 	n := node(t, "testblocks").variant(t, func(r *config.RPC) {
 		r.SessionEnabled, r.SessionExpansionEnabled, r.MaxIteratorResultItems = true, true, 4
 	})
@@ -198,51 +190,18 @@ func startNeogoRPC(t *testing.T, bin string, n *testNode, rpcExtra map[string]an
 	app := cfg["ApplicationConfiguration"].(map[string]any)
 	app["DBConfiguration"] = map[string]any{"Type": "leveldb",
 		"LevelDBOptions": map[string]any{"DataDirectoryPath": filepath.Join(dir, "db")}}
-	app["P2P"].(map[string]any)["Addresses"] = []string{freeLoopback(t)}
-	rpcAddr := freeLoopback(t)
+	app["P2P"].(map[string]any)["Addresses"] = []string{neogotest.FreeAddr(t)}
+	rpcAddr := neogotest.FreeAddr(t)
 	rpc := app["RPC"].(map[string]any)
 	rpc["Addresses"], rpc["SessionEnabled"] = []string{rpcAddr}, true
 	for k, v := range rpcExtra {
 		rpc[k] = v
 	}
-	out, err := yaml.Marshal(cfg)
+	path := neogotest.WriteYAML(t, filepath.Join(dir, "neogo.yml"), cfg)
+	neogotest.Restore(t, bin, path, filepath.Join(n.dir, n.name+".acc"))
+	ng := neogotest.Start(t, bin, path, rpcAddr)
+	count, err := ng.Call("getblockcount")
 	require.NoError(t, err)
-	path := filepath.Join(dir, "neogo.yml")
-	require.NoError(t, os.WriteFile(path, out, 0o644))
-	acc := filepath.Join(n.dir, n.name+".acc")
-	res, err := exec.Command(bin, "db", "restore", "--config-file", path, "-i", acc).CombinedOutput()
-	require.NoError(t, err, "neogo db restore: %s", res)
-	log, err := os.Create(filepath.Join(dir, "node.log"))
-	require.NoError(t, err)
-	cmd := exec.Command(bin, "node", "--config-file", path)
-	cmd.Stdout, cmd.Stderr = log, log
-	require.NoError(t, cmd.Start())
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		_ = cmd.Wait()
-		_ = log.Close()
-		if t.Failed() {
-			out, _ := os.ReadFile(log.Name())
-			t.Logf("neo-go log (last 4 KiB):\n%s", out[max(0, len(out)-4096):])
-		}
-	})
-	url := "http://" + rpcAddr
-	require.Eventually(t, func() bool {
-		resp, err := http.Post(url, "application/json",
-			bytes.NewBufferString(`{"jsonrpc":"2.0","id":1,"method":"getblockcount","params":[]}`))
-		if err != nil {
-			return false
-		}
-		defer resp.Body.Close()
-		var r struct{ Result uint32 }
-		return json.NewDecoder(resp.Body).Decode(&r) == nil && r.Result == n.chain.BlockHeight()+1
-	}, time.Minute, 200*time.Millisecond)
-	return url
-}
-
-func freeLoopback(t *testing.T) string {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	defer l.Close()
-	return l.Addr().String()
+	require.JSONEq(t, fmt.Sprint(n.chain.BlockHeight()+1), string(count), "neo-go's height after the restore")
+	return ng.URL
 }

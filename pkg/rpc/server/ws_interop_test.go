@@ -4,23 +4,20 @@ package server
 
 import (
 	"bytes"
-	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"net"
-	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"testing"
-	"time"
 
 	"github.com/gorilla/websocket"
-	"github.com/n3d-io/n3d/internal/conformance"
 	"github.com/stretchr/testify/require"
 	"gopkg.in/yaml.v3"
+
+	"github.com/n3d-io/n3d/internal/conformance"
+	"github.com/n3d-io/n3d/internal/neogotest"
 )
 
 // TestInteropWSMessages runs neo-go 0.120.0 (NEOGO_BIN, see
@@ -31,10 +28,7 @@ import (
 // then the blocks arrive (submitblock on neo-go). Every message must be
 // the same bytes, FAULT exception texts aside.
 func TestInteropWSMessages(t *testing.T) {
-	bin := os.Getenv("NEOGO_BIN")
-	if bin == "" {
-		t.Fatal("NEOGO_BIN is not set: run scripts/neogo-interop.sh")
-	}
+	bin := neogotest.Bin(t, "run scripts/neogo-interop.sh")
 	n := newWSNode(t, "testblocks", nil)
 	last := len(n.blocks)
 	first := last - 8 // deployments, NEP-11/NEP-17 transfers, a FAULT
@@ -137,73 +131,27 @@ func startNeogoWS(t *testing.T, bin, chainDir string, count int) string {
 	require.NoError(t, err)
 	var cfg map[string]any
 	require.NoError(t, yaml.Unmarshal(raw, &cfg))
-	rpcAddr := freeTCPAddr(t)
+	rpcAddr := neogotest.FreeAddr(t)
 	app := cfg["ApplicationConfiguration"].(map[string]any)
 	app["DBConfiguration"] = map[string]any{"Type": "leveldb",
 		"LevelDBOptions": map[string]any{"DataDirectoryPath": filepath.Join(dir, "db")}}
-	app["P2P"] = map[string]any{"Addresses": []string{freeTCPAddr(t)}, "MinPeers": 0}
+	app["P2P"] = map[string]any{"Addresses": []string{neogotest.FreeAddr(t)}, "MinPeers": 0}
 	app["RPC"] = map[string]any{"Enabled": true, "Addresses": []string{rpcAddr}, "MaxGasInvoke": 15,
 		"MempoolSubscriptionsEnabled": true}
 	app["Consensus"] = map[string]any{"Enabled": false}
-	out, err := yaml.Marshal(cfg)
-	require.NoError(t, err)
-	path := filepath.Join(dir, "neogo.yml")
-	require.NoError(t, os.WriteFile(path, out, 0o644))
-
-	acc := filepath.Join(chainDir, "testblocks.acc")
-	res, err := exec.Command(bin, "db", "restore", "--config-file", path, "-i", acc, "-c", fmt.Sprint(count)).CombinedOutput()
-	require.NoError(t, err, "neogo db restore: %s", res)
-	logPath := filepath.Join(dir, "node.log")
-	log, err := os.Create(logPath)
-	require.NoError(t, err)
-	cmd := exec.Command(bin, "node", "--config-file", path)
-	cmd.Stdout, cmd.Stderr = log, log
-	require.NoError(t, cmd.Start())
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait(); log.Close() }()
-	t.Cleanup(func() {
-		if err := cmd.Process.Signal(os.Interrupt); err == nil {
-			select {
-			case <-exited:
-			case <-time.After(10 * time.Second):
-				_ = cmd.Process.Kill()
-				<-exited
-			}
-		}
-		if t.Failed() {
-			b, _ := os.ReadFile(logPath)
-			t.Logf("neo-go log:\n%s", b)
-		}
-	})
-	require.Eventually(t, func() bool {
-		c, err := net.Dial("tcp", rpcAddr)
-		if err == nil {
-			_ = c.Close()
-		}
-		return err == nil
-	}, wsWait, 100*time.Millisecond, "neo-go RPC did not come up")
+	path := neogotest.WriteYAML(t, filepath.Join(dir, "neogo.yml"), cfg)
+	neogotest.Restore(t, bin, path, filepath.Join(chainDir, "testblocks.acc"), "-c", fmt.Sprint(count))
+	neogotest.Start(t, bin, path, rpcAddr)
 	require.JSONEq(t, fmt.Sprint(count+1), string(neogoCall(t, rpcAddr, "getblockcount")))
 	return rpcAddr
 }
 
-// neogoCall makes a JSON-RPC call over HTTP and returns the result.
+// neogoCall makes a JSON-RPC call to the node at addr and returns the
+// result.
 func neogoCall(t *testing.T, addr, method string, params ...any) json.RawMessage {
-	if params == nil {
-		params = []any{}
-	}
-	body, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
+	res, err := neogotest.Call("http://"+addr, method, params...)
 	require.NoError(t, err)
-	ctx, cancel := context.WithTimeout(context.Background(), wsWait)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://"+addr, bytes.NewReader(body))
-	require.NoError(t, err)
-	resp, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	defer resp.Body.Close()
-	var r rpcResponse
-	require.NoError(t, json.NewDecoder(resp.Body).Decode(&r))
-	require.Nil(t, r.Error, "%s: %v", method, r.Error)
-	return r.Result
+	return res
 }
 
 func dialWS(t *testing.T, url string) *websocket.Conn {
@@ -212,12 +160,4 @@ func dialWS(t *testing.T, url string) *websocket.Conn {
 	require.NoError(t, resp.Body.Close())
 	t.Cleanup(func() { _ = conn.Close() })
 	return conn
-}
-
-func freeTCPAddr(t *testing.T) string {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	a := l.Addr().String()
-	require.NoError(t, l.Close())
-	return a
 }

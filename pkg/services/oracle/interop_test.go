@@ -3,27 +3,23 @@
 package oracle
 
 import (
-	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"encoding/pem"
-	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 	"gopkg.in/yaml.v3"
 
+	"github.com/n3d-io/n3d/internal/neogotest"
 	"github.com/n3d-io/n3d/pkg/config"
 	"github.com/n3d-io/n3d/pkg/core/block"
 	"github.com/n3d-io/n3d/pkg/core/chain"
@@ -44,10 +40,7 @@ import (
 // neo-go block, and runs on both chains with the filtered data; every
 // state root of the n3d chain is neo-go's.
 func TestInteropMixedOracles(t *testing.T) {
-	bin := os.Getenv("NEOGO_BIN")
-	if bin == "" {
-		t.Fatal("NEOGO_BIN is not set: run scripts/neogo-interop.sh (make interop)")
-	}
+	bin := neogotest.Bin(t, "build neo-go v0.122.0 and run go test -tags interop with NEOGO_BIN set")
 	ds := newDataServer(t)
 	keyA := neogoWalletKey(t) // neo-go's validator and oracle key
 	keyB := testKey(t, "n3d interop oracle")
@@ -87,7 +80,7 @@ func TestInteropMixedOracles(t *testing.T) {
 		Magic: uint32(cfg.ProtocolConfiguration.Magic), Keys: []*keys.PrivateKey{keyB}, Ledger: c,
 		Relay: func(tx *transaction.Transaction) error {
 			relayed <- tx
-			_, err := rpcCall(rpcURL, "sendrawtransaction", base64.StdEncoding.EncodeToString(mustBytes(t, tx)))
+			_, err := neogotest.Call(rpcURL, "sendrawtransaction", base64.StdEncoding.EncodeToString(mustBytes(t, tx)))
 			return err // neo-go may have it already
 		},
 		TLSConfig: ds.tlsConfig(), Log: testLogger(t),
@@ -108,11 +101,11 @@ func TestInteropMixedOracles(t *testing.T) {
 		deadline := time.Now().Add(2 * time.Minute)
 		for time.Now().Before(deadline) {
 			var count uint32
-			raw, err := rpcCall(rpcURL, "getblockcount")
+			raw, err := neogotest.Call(rpcURL, "getblockcount")
 			require.NoError(t, err)
 			require.NoError(t, json.Unmarshal(raw, &count))
 			for h := c.BlockHeight() + 1; h < count; h++ {
-				raw, err := rpcCall(rpcURL, "getblock", h)
+				raw, err := neogotest.Call(rpcURL, "getblock", h)
 				require.NoError(t, err)
 				var s string
 				require.NoError(t, json.Unmarshal(raw, &s))
@@ -142,7 +135,7 @@ func TestInteropMixedOracles(t *testing.T) {
 		}
 	}
 	send := func(tx *transaction.Transaction) {
-		_, err := rpcCall(rpcURL, "sendrawtransaction", base64.StdEncoding.EncodeToString(mustBytes(t, tx)))
+		_, err := neogotest.Call(rpcURL, "sendrawtransaction", base64.StdEncoding.EncodeToString(mustBytes(t, tx)))
 		require.NoError(t, err)
 	}
 
@@ -195,7 +188,7 @@ func mustBytes(t *testing.T, tx *transaction.Transaction) []byte {
 
 // requireSameRoot compares the state root of block h with neo-go's.
 func requireSameRoot(t *testing.T, url string, c *chain.Chain, h uint32) {
-	raw, err := rpcCall(url, "getstateroot", h)
+	raw, err := neogotest.Call(url, "getstateroot", h)
 	require.NoError(t, err)
 	var r struct {
 		RootHash string `json:"roothash"`
@@ -204,33 +197,6 @@ func requireSameRoot(t *testing.T, url string, c *chain.Chain, h uint32) {
 	sr, err := c.StateRoot(h)
 	require.NoError(t, err)
 	require.Equal(t, r.RootHash, sr.Root.String(), "state root of block %d", h)
-}
-
-// rpcCall calls a JSON-RPC method and returns its result.
-func rpcCall(url, method string, params ...any) (json.RawMessage, error) {
-	if params == nil {
-		params = []any{}
-	}
-	body, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
-	if err != nil {
-		return nil, err
-	}
-	resp, err := http.Post(url, "application/json", bytes.NewReader(body))
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	var out struct {
-		Result json.RawMessage `json:"result"`
-		Error  json.RawMessage `json:"error"`
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
-		return nil, err
-	}
-	if out.Error != nil {
-		return nil, fmt.Errorf("%s: %s", method, out.Error)
-	}
-	return out.Result, nil
 }
 
 // startNeogoOracleNode runs neo-go as the validator and an oracle node
@@ -243,7 +209,7 @@ func startNeogoOracleNode(t *testing.T, bin string, protocol map[string]any, ds 
 		pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: ds.tls.Certificate().Raw}), 0o644))
 	wallet, err := filepath.Abs(filepath.Join("..", "..", "wallet", "testdata", "neogo_wallet1.json"))
 	require.NoError(t, err)
-	rpcAddr, p2pAddr := freeAddr(t), freeAddr(t)
+	rpcAddr, p2pAddr := neogotest.FreeAddr(t), neogotest.FreeAddr(t)
 	unlock := map[string]any{"Path": wallet, "Password": "one"}
 	cfg := map[string]any{
 		"ProtocolConfiguration": protocol,
@@ -257,38 +223,8 @@ func startNeogoOracleNode(t *testing.T, bin string, protocol map[string]any, ds 
 				"RefreshInterval": "1m", "UnlockWallet": unlock},
 		},
 	}
-	out, err := yaml.Marshal(cfg)
-	require.NoError(t, err)
-	path := filepath.Join(dir, "neogo.yml")
-	require.NoError(t, os.WriteFile(path, out, 0o644))
-	log, err := os.Create(filepath.Join(dir, "node.log"))
-	require.NoError(t, err)
-	cmd := exec.Command(bin, "node", "--config-file", path)
-	cmd.Env = append(os.Environ(), "SSL_CERT_FILE="+certFile)
-	cmd.Stdout, cmd.Stderr = log, log
-	require.NoError(t, cmd.Start())
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		_ = cmd.Wait()
-		_ = log.Close()
-		if t.Failed() {
-			out, _ := os.ReadFile(log.Name())
-			t.Logf("neo-go log (last 6 KiB):\n%s", out[max(0, len(out)-6144):])
-		}
-	})
-	url := "http://" + rpcAddr
-	require.Eventually(t, func() bool {
-		_, err := rpcCall(url, "getblockcount")
-		return err == nil
-	}, time.Minute, 200*time.Millisecond)
-	return url
-}
-
-func freeAddr(t *testing.T) string {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	defer l.Close()
-	return l.Addr().String()
+	path := neogotest.WriteYAML(t, filepath.Join(dir, "neogo.yml"), cfg)
+	return neogotest.Start(t, bin, path, rpcAddr, "SSL_CERT_FILE="+certFile).URL
 }
 
 // submitEndpoint is a minimal submitoracleresponse server for the

@@ -3,29 +3,24 @@
 package stateroot_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
-	"net"
-	"net/http"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/stretchr/testify/require"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zaptest"
+
+	"github.com/n3d-io/n3d/internal/neogotest"
 	"github.com/n3d-io/n3d/pkg/config"
 	"github.com/n3d-io/n3d/pkg/core/chain"
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
 	"github.com/n3d-io/n3d/pkg/node"
 	"github.com/n3d-io/n3d/pkg/services/stateroot"
 	"github.com/n3d-io/n3d/pkg/wallet"
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/stretchr/testify/require"
-	"go.uber.org/zap"
-	"go.uber.org/zap/zaptest"
-	"gopkg.in/yaml.v3"
 )
 
 // The interop tests put n3d's state-root service on one network with a real
@@ -56,12 +51,7 @@ func repoPath(t *testing.T, rel string) string {
 	return p
 }
 
-func freeAddr(t *testing.T) string {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	defer l.Close()
-	return l.Addr().String()
-}
+func freeAddr(t *testing.T) string { return neogotest.FreeAddr(t) }
 
 // protocol is the privnet's ProtocolConfiguration with sv the state
 // validators designated at genesis.
@@ -76,12 +66,7 @@ func protocol(sv ...string) map[string]any {
 	}
 }
 
-func writeYAML(t *testing.T, path string, v any) string {
-	b, err := yaml.Marshal(v)
-	require.NoError(t, err)
-	require.NoError(t, os.WriteFile(path, b, 0o644))
-	return path
-}
+func writeYAML(t *testing.T, path string, v any) string { return neogotest.WriteYAML(t, path, v) }
 
 // neogo is a running neo-go node.
 type neogo struct {
@@ -91,10 +76,7 @@ type neogo struct {
 // startNeogo runs the validator node; stateRoot turns its StateRoot
 // service on with the validator's wallet.
 func startNeogo(t *testing.T, sv []string, stateRoot bool) *neogo {
-	bin := os.Getenv("NEOGO_BIN")
-	if bin == "" {
-		t.Fatal("NEOGO_BIN is not set: run scripts/neogo-stateroot-interop.sh")
-	}
+	bin := neogotest.Bin(t, "run scripts/neogo-stateroot-interop.sh")
 	dir := t.TempDir()
 	n := &neogo{p2p: freeAddr(t), rpc: freeAddr(t)}
 	w := map[string]any{"Path": repoPath(t, "config/wallet.privnet.single.json"), "Password": "one"}
@@ -108,65 +90,16 @@ func startNeogo(t *testing.T, sv []string, stateRoot bool) *neogo {
 		"RPC":       map[string]any{"Enabled": true, "Addresses": []string{n.rpc}},
 	}
 	cfg := writeYAML(t, filepath.Join(dir, "neogo.yml"), map[string]any{"ProtocolConfiguration": protocol(sv...), "ApplicationConfiguration": app})
-	logPath := filepath.Join(dir, "node.log")
-	log, err := os.Create(logPath)
-	require.NoError(t, err)
-	cmd := exec.Command(bin, "node", "--config-file", cfg)
-	cmd.Stdout, cmd.Stderr = log, log
-	require.NoError(t, cmd.Start())
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait(); log.Close() }()
-	t.Cleanup(func() {
-		if cmd.Process.Signal(os.Interrupt) == nil {
-			select {
-			case <-exited:
-			case <-time.After(10 * time.Second):
-				_ = cmd.Process.Kill()
-				<-exited
-			}
-		}
-		if t.Failed() {
-			b, _ := os.ReadFile(logPath)
-			t.Logf("neo-go log:\n%s", b)
-		}
-	})
-	require.Eventually(t, func() bool { var count uint32; return n.call(&count, "getblockcount") == nil },
-		30*time.Second, 100*time.Millisecond, "neo-go RPC did not come up")
+	neogotest.Start(t, bin, cfg, n.rpc)
 	return n
 }
 
 func (n *neogo) call(out any, method string, params ...any) error {
-	if params == nil {
-		params = []any{}
-	}
-	body, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
+	res, err := neogotest.Call("http://"+n.rpc, method, params...)
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://"+n.rpc, bytes.NewReader(body))
-	if err != nil {
-		return err
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	var r struct {
-		Result json.RawMessage `json:"result"`
-		Error  *struct {
-			Message string `json:"message"`
-		} `json:"error"`
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&r); err != nil {
-		return err
-	}
-	if r.Error != nil {
-		return fmt.Errorf("%s: %s", method, r.Error.Message)
-	}
-	return json.Unmarshal(r.Result, out)
+	return json.Unmarshal(res, out)
 }
 
 // rpcRoot is a getstateroot answer.
