@@ -1,13 +1,10 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"net"
 	"net/http"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -18,7 +15,7 @@ import (
 	"github.com/n3d-io/n3d/pkg/config"
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
 	"github.com/n3d-io/n3d/pkg/node"
-	"github.com/n3d-io/n3d/pkg/rpc/result"
+	"github.com/n3d-io/n3d/pkg/node/nodetest"
 )
 
 // singleConfig is the embedded single-validator privnet on loopback with
@@ -26,21 +23,7 @@ import (
 // value seeded at genesis); consensus as asked, with the repository's
 // validator wallet.
 func singleConfig(t *testing.T, consensus bool, tpb time.Duration) config.Config {
-	t.Helper()
-	data, ok := config.Embedded(config.NetPrivNetSingle)
-	require.True(t, ok)
-	cfg, err := config.Parse(data, "")
-	require.NoError(t, err)
-	a := &cfg.ApplicationConfiguration
-	a.DBConfiguration = config.DBConfiguration{Type: config.DBInMemory}
-	a.P2P.Addresses = []string{"127.0.0.1:0"}
-	a.RPC.Enabled = true
-	a.RPC.Addresses = []string{"127.0.0.1:0"}
-	a.Consensus.Enabled = consensus
-	a.Consensus.UnlockWallet.Path = filepath.Join(repoConfigDir(t), "wallet.privnet.single.json")
-	p := &cfg.ProtocolConfiguration
-	p.TimePerBlock, p.Genesis.TimePerBlock, p.MaxTimePerBlock = tpb, tpb, 0
-	return cfg
+	return nodetest.SingleConfig(t, consensus, tpb)
 }
 
 // runningNode is a node run in-process (through pkg/node) for the
@@ -72,23 +55,7 @@ func startNode(t *testing.T, cfg config.Config) *runningNode {
 // result sends one JSON-RPC request to the node, which must succeed.
 func (r *runningNode) result(method string, params ...any) json.RawMessage {
 	r.t.Helper()
-	if params == nil {
-		params = []any{}
-	}
-	body, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
-	require.NoError(r.t, err)
-	resp, err := r.client.Post(r.url, "application/json", bytes.NewReader(body))
-	require.NoError(r.t, err)
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(resp.Body)
-	require.NoError(r.t, err)
-	var out struct {
-		Result json.RawMessage `json:"result"`
-		Error  *result.Error   `json:"error"`
-	}
-	require.NoError(r.t, json.Unmarshal(raw, &out), string(raw))
-	require.Nil(r.t, out.Error, "%s: %v", method, out.Error)
-	return out.Result
+	return (&nodetest.Client{URL: r.url, HTTP: r.client}).Result(r.t, method, params...)
 }
 
 // validatorKey decrypts the single validator's key from its wallet.

@@ -71,6 +71,7 @@ var appConfigUsers = map[string]string{
 	"pkg/core/chain":      "chain.Config.Protocol (protocol part) and .Ledger (application section)",
 	"pkg/rpc/server":      "server.Config.RPC and .Ledger sections, DefaultMaxGasInvoke",
 	"pkg/node":            "builds every service's Config",
+	"pkg/node/nodetest":   "builds the test privnet's config.Config for node.New",
 	"pkg/sim":             "builds each simulated node's config.Config for node.New",
 	"pkg/services/oracle": "oracle.Config.Oracle is neo-go's ApplicationConfiguration.Oracle section as is",
 	"cmd/n3d":             "loads the files",

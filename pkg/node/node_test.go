@@ -1,7 +1,6 @@
 package node
 
 import (
-	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -16,21 +15,23 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/require"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+	"go.uber.org/zap/zaptest"
+	"go.uber.org/zap/zaptest/observer"
+
 	"github.com/n3d-io/n3d/pkg/config"
 	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
 	"github.com/n3d-io/n3d/pkg/network/memnet"
+	"github.com/n3d-io/n3d/pkg/node/nodetest"
 	"github.com/n3d-io/n3d/pkg/rpc/result"
 	"github.com/n3d-io/n3d/pkg/smartcontract/callflag"
 	"github.com/n3d-io/n3d/pkg/smartcontract/scripts"
 	"github.com/n3d-io/n3d/pkg/util"
 	"github.com/n3d-io/n3d/pkg/vm/emit"
 	"github.com/n3d-io/n3d/pkg/vm/opcode"
-	"github.com/stretchr/testify/require"
-	"go.uber.org/zap"
-	"go.uber.org/zap/zapcore"
-	"go.uber.org/zap/zaptest"
-	"go.uber.org/zap/zaptest/observer"
 )
 
 // singleConfig is the embedded single-validator privnet on loopback with
@@ -38,21 +39,7 @@ import (
 // value seeded at genesis); consensus as asked, with the repository's
 // validator wallet.
 func singleConfig(t *testing.T, consensus bool, tpb time.Duration) config.Config {
-	t.Helper()
-	data, ok := config.Embedded(config.NetPrivNetSingle)
-	require.True(t, ok)
-	cfg, err := config.Parse(data, "")
-	require.NoError(t, err)
-	a := &cfg.ApplicationConfiguration
-	a.DBConfiguration = config.DBConfiguration{Type: config.DBInMemory}
-	a.P2P.Addresses = []string{"127.0.0.1:0"}
-	a.RPC.Enabled = true
-	a.RPC.Addresses = []string{"127.0.0.1:0"}
-	a.Consensus.Enabled = consensus
-	a.Consensus.UnlockWallet.Path = repoConfig(t, "wallet.privnet.single.json")
-	p := &cfg.ProtocolConfiguration
-	p.TimePerBlock, p.Genesis.TimePerBlock, p.MaxTimePerBlock = tpb, tpb, 0
-	return cfg
+	return nodetest.SingleConfig(t, consensus, tpb)
 }
 
 // runningNode is a node run in-process by a test.
@@ -124,10 +111,7 @@ func (r *runningNode) checkGoroutines() {
 
 // repoConfig is the path of a file of the repository's config directory.
 func repoConfig(t *testing.T, name string) string {
-	t.Helper()
-	p, err := filepath.Abs(filepath.Join("..", "..", "config", name))
-	require.NoError(t, err)
-	return p
+	return filepath.Join(nodetest.ConfigDir(t), name)
 }
 
 func assertEventually(cond func() bool, d time.Duration) bool {
@@ -142,22 +126,7 @@ func assertEventually(cond func() bool, d time.Duration) bool {
 // call sends one JSON-RPC request to the node over HTTP.
 func (r *runningNode) call(method string, params ...any) (json.RawMessage, *result.Error) {
 	r.t.Helper()
-	if params == nil {
-		params = []any{}
-	}
-	body, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
-	require.NoError(r.t, err)
-	resp, err := r.client.Post(r.url, "application/json", bytes.NewReader(body))
-	require.NoError(r.t, err)
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(resp.Body)
-	require.NoError(r.t, err)
-	var out struct {
-		Result json.RawMessage `json:"result"`
-		Error  *result.Error   `json:"error"`
-	}
-	require.NoError(r.t, json.Unmarshal(raw, &out), string(raw))
-	return out.Result, out.Error
+	return (&nodetest.Client{URL: r.url, HTTP: r.client}).Call(r.t, method, params...)
 }
 
 // get fetches url and returns the body of a 200 answer.
