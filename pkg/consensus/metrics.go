@@ -1,8 +1,6 @@
 package consensus
 
 import (
-	"fmt"
-
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/n3d-io/n3d/internal/promutil"
@@ -21,30 +19,14 @@ type metrics struct {
 }
 
 func newMetrics(reg prometheus.Registerer) (*metrics, error) {
+	s := promutil.NewSet(reg, "consensus")
 	m := &metrics{
-		height: prometheus.NewGauge(prometheus.GaugeOpts{
-			Namespace: "n3d", Subsystem: "consensus", Name: "height",
-			Help: "Index of the block the consensus round is making.",
-		}),
-		view: prometheus.NewGauge(prometheus.GaugeOpts{
-			Namespace: "n3d", Subsystem: "consensus", Name: "view",
-			Help: "View number of the consensus round.",
-		}),
-		viewChanges: prometheus.NewCounter(prometheus.CounterOpts{
-			Namespace: "n3d", Subsystem: "consensus", Name: "view_changes_total",
-			Help: "Views the consensus rounds moved on from without a block (view changes).",
-		}),
+		height: s.Gauge("height", "Index of the block the consensus round is making."),
+		view:   s.Gauge("view", "View number of the consensus round."),
+		viewChanges: s.Counter("view_changes_total",
+			"Views the consensus rounds moved on from without a block (view changes)."),
 	}
-	var err error
-	if m.height, err = promutil.Register(reg, m.height); err == nil {
-		if m.view, err = promutil.Register(reg, m.view); err == nil {
-			m.viewChanges, err = promutil.Register(reg, m.viewChanges)
-		}
-	}
-	if err != nil {
-		return nil, fmt.Errorf("consensus: metrics: %w", err)
-	}
-	return m, nil
+	return m, s.Err()
 }
 
 // round records the round (height, view) the service is in: a higher

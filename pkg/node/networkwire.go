@@ -3,7 +3,6 @@ package node
 import (
 	"errors"
 
-	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/zap"
 
 	"github.com/n3d-io/n3d/internal/promutil"
@@ -31,11 +30,10 @@ func (n *Node) wireNetwork(cfg *network.Config) (submitted func(error), err erro
 	c := n.chain
 	cfg.TxResendThreshold = txResendThreshold(n.cfg.ProtocolConfiguration.ValidatorsCountAt(c.BlockHeight()))
 	cfg.OnHandshake = n.notifyConsensusPeer
-	dropped, err := promutil.Register(n.reg, prometheus.NewCounter(prometheus.CounterOpts{
-		Namespace: "n3d", Subsystem: "node", Name: "peer_tx_dropped_total",
-		Help: "Transactions from peers dropped because the ingress pipeline's queue was full.",
-	}))
-	if err != nil {
+	m := promutil.NewSet(n.reg, "node")
+	dropped := m.Counter("peer_tx_dropped_total",
+		"Transactions from peers dropped because the ingress pipeline's queue was full.")
+	if err := m.Err(); err != nil {
 		return nil, err
 	}
 	log := n.log.Named("p2p")

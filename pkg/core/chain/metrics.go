@@ -1,8 +1,6 @@
 package chain
 
 import (
-	"fmt"
-
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/n3d-io/n3d/internal/promutil"
@@ -24,49 +22,18 @@ type metrics struct {
 }
 
 func newMetrics(reg prometheus.Registerer) (*metrics, error) {
+	s := promutil.NewSet(reg, "chain")
 	m := &metrics{
-		height: prometheus.NewGauge(prometheus.GaugeOpts{
-			Namespace: "n3d", Subsystem: "chain", Name: "block_height",
-			Help: "Index of the last block added to the chain.",
-		}),
-		persisted: prometheus.NewGauge(prometheus.GaugeOpts{
-			Namespace: "n3d", Subsystem: "chain", Name: "persisted_height",
-			Help: "Index of the last block whose changes were handed to the store.",
-		}),
-		timestamp: prometheus.NewGauge(prometheus.GaugeOpts{
-			Namespace: "n3d", Subsystem: "chain", Name: "block_timestamp_seconds",
-			Help: "Timestamp of the last block added (Unix seconds).",
-		}),
-		interval: prometheus.NewHistogram(prometheus.HistogramOpts{
-			Namespace: "n3d", Subsystem: "chain", Name: "block_interval_seconds",
-			Help:    "Time between the timestamps of consecutive blocks.",
-			Buckets: []float64{0.5, 1, 2, 3, 5, 8, 10, 15, 20, 30, 45, 60, 120, 300},
-		}),
-		txs: prometheus.NewCounter(prometheus.CounterOpts{
-			Namespace: "n3d", Subsystem: "chain", Name: "transactions_total",
-			Help: "Transactions in the blocks added since start.",
-		}),
-		cached: prometheus.NewGauge(prometheus.GaugeOpts{
-			Namespace: "n3d", Subsystem: "chain", Name: "unpersisted_keys",
-			Help: "Changed keys in the write cache not yet written to the database (being written included).",
-		}),
+		height:    s.Gauge("block_height", "Index of the last block added to the chain."),
+		persisted: s.Gauge("persisted_height", "Index of the last block whose changes were handed to the store."),
+		timestamp: s.Gauge("block_timestamp_seconds", "Timestamp of the last block added (Unix seconds)."),
+		interval: s.Histogram("block_interval_seconds", "Time between the timestamps of consecutive blocks.",
+			[]float64{0.5, 1, 2, 3, 5, 8, 10, 15, 20, 30, 45, 60, 120, 300}),
+		txs: s.Counter("transactions_total", "Transactions in the blocks added since start."),
+		cached: s.Gauge("unpersisted_keys",
+			"Changed keys in the write cache not yet written to the database (being written included)."),
 	}
-	var err error
-	if m.height, err = promutil.Register(reg, m.height); err == nil {
-		if m.persisted, err = promutil.Register(reg, m.persisted); err == nil {
-			if m.timestamp, err = promutil.Register(reg, m.timestamp); err == nil {
-				if m.interval, err = promutil.Register(reg, m.interval); err == nil {
-					if m.txs, err = promutil.Register(reg, m.txs); err == nil {
-						m.cached, err = promutil.Register(reg, m.cached)
-					}
-				}
-			}
-		}
-	}
-	if err != nil {
-		return nil, fmt.Errorf("chain: metrics: %w", err)
-	}
-	return m, nil
+	return m, s.Err()
 }
 
 // loaded sets the gauges to the tip of an opened chain.

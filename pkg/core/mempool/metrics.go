@@ -1,8 +1,6 @@
 package mempool
 
 import (
-	"fmt"
-
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/n3d-io/n3d/internal/promutil"
@@ -16,27 +14,12 @@ type metrics struct {
 }
 
 func newMetrics(reg prometheus.Registerer) (*metrics, error) {
+	s := promutil.NewSet(reg, "mempool")
 	m := &metrics{
-		size: prometheus.NewGauge(prometheus.GaugeOpts{
-			Namespace: "n3d", Subsystem: "mempool", Name: "transactions",
-			Help: "Transactions in the memory pool.",
-		}),
-		removed: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Namespace: "n3d", Subsystem: "mempool", Name: "removed_total",
-			Help: "Transactions removed from the memory pool, by reason.",
-		}, []string{"reason"}),
+		size:    s.Gauge("transactions", "Transactions in the memory pool."),
+		removed: s.CounterVec("removed_total", "Transactions removed from the memory pool, by reason.", "reason"),
 	}
-	if reg == nil {
-		return m, nil
-	}
-	var err error
-	if m.size, err = promutil.Register(reg, m.size); err == nil {
-		m.removed, err = promutil.Register(reg, m.removed)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("mempool: metrics: %w", err)
-	}
-	return m, nil
+	return m, s.Err()
 }
 
 // observe records the pool size after an operation and its removals.

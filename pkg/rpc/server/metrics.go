@@ -1,13 +1,13 @@
 package server
 
 import (
-	"fmt"
 	"strconv"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/n3d-io/n3d/internal/promutil"
 	"github.com/n3d-io/n3d/pkg/rpc/result"
-	"github.com/prometheus/client_golang/prometheus"
 )
 
 // metrics are the request metrics: a duration histogram per method and a
@@ -19,28 +19,14 @@ type metrics struct {
 }
 
 func newMetrics(reg prometheus.Registerer) (*metrics, error) {
+	s := promutil.NewSet(reg, "rpc")
 	m := &metrics{
-		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Namespace: "n3d", Subsystem: "rpc", Name: "request_duration_seconds",
-			Help:    "Time to answer a JSON-RPC request, by method.",
-			Buckets: prometheus.ExponentialBuckets(0.0001, 4, 10),
-		}, []string{"method"}),
-		errors: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Namespace: "n3d", Subsystem: "rpc", Name: "request_errors_total",
-			Help: "JSON-RPC requests answered with an error, by method and code.",
-		}, []string{"method", "code"}),
+		duration: s.HistogramVec("request_duration_seconds", "Time to answer a JSON-RPC request, by method.",
+			prometheus.ExponentialBuckets(0.0001, 4, 10), "method"),
+		errors: s.CounterVec("request_errors_total",
+			"JSON-RPC requests answered with an error, by method and code.", "method", "code"),
 	}
-	if reg == nil {
-		return m, nil
-	}
-	var err error
-	if m.duration, err = promutil.Register(reg, m.duration); err == nil {
-		m.errors, err = promutil.Register(reg, m.errors)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("rpc: metrics: %w", err)
-	}
-	return m, nil
+	return m, s.Err()
 }
 
 func (m *metrics) observe(method string, start time.Time, e *result.Error) {

@@ -8,12 +8,13 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+	"github.com/prometheus/client_golang/prometheus"
+	"go.uber.org/zap"
+
 	"github.com/n3d-io/n3d/internal/promutil"
 	"github.com/n3d-io/n3d/pkg/config"
 	"github.com/n3d-io/n3d/pkg/rpc/params"
 	"github.com/n3d-io/n3d/pkg/rpc/result"
-	"github.com/prometheus/client_golang/prometheus"
-	"go.uber.org/zap"
 )
 
 // WebSocket timings and sizes (neo-go's).
@@ -133,15 +134,10 @@ func newWSHub(s *Server) *wsHub {
 		h.upgrader.CheckOrigin = func(*http.Request) bool { return true }
 	}
 	h.mu.clients = make(map[*wsClient]struct{})
-	h.gauge = prometheus.NewGauge(prometheus.GaugeOpts{Namespace: "n3d", Subsystem: "rpc",
-		Name: "websocket_clients", Help: "Connected WebSocket clients."})
-	if reg := s.cfg.Registerer; reg != nil {
-		g, err := promutil.Register(reg, h.gauge)
-		if err != nil {
-			h.log.Warn("websocket clients gauge not registered", zap.Error(err))
-		} else {
-			h.gauge = g
-		}
+	m := promutil.NewSet(s.cfg.Registerer, "rpc")
+	h.gauge = m.Gauge("websocket_clients", "Connected WebSocket clients.")
+	if err := m.Err(); err != nil {
+		h.log.Warn("websocket clients gauge not registered", zap.Error(err))
 	}
 	return h
 }
