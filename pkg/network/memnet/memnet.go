@@ -91,6 +91,7 @@ type Network struct {
 	def       Link
 	conns     map[*conn]struct{}
 	closed    bool
+	paused    map[netip.Addr]bool // hosts that stopped reading (faults.go)
 
 	sent sync.Map // netip.Addr -> *sentStats
 }
@@ -133,6 +134,7 @@ func New(cfg Config) *Network {
 		ports:     make(map[netip.Addr]uint16),
 		links:     make(map[pair]Link),
 		conns:     make(map[*conn]struct{}),
+		paused:    make(map[netip.Addr]bool),
 	}
 }
 
@@ -169,6 +171,10 @@ func (n *Network) Partition(a, b []netip.Addr, down bool) {
 					l = n.def
 				}
 				l.Down = down
+				if !down && l == n.def {
+					delete(n.links, p) // follows later SetDefaultLink calls again
+					continue
+				}
 				n.links[p] = l
 			}
 		}
@@ -263,13 +269,6 @@ func (n *Network) delay(from, to netip.Addr, now, busy, last time.Time, size int
 		at = last
 	}
 	return at, busyUntil, l.Down
-}
-
-// down reports whether the link from→to is down.
-func (n *Network) down(from, to netip.Addr) bool {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	return n.linkLocked(from, to).Down
 }
 
 // wakeAll wakes every stream's waiters (a link changed).
