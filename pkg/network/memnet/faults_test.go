@@ -54,11 +54,15 @@ func TestHealedLinkFollowsTheDefault(t *testing.T) {
 	defer n.Close()
 	a, b := []netip.Addr{ipA}, []netip.Addr{ipB}
 	n.Partition(a, b, true)
+	n.SetDefaultLink(Link{Loss: 0.5}) // a loss burst during the partition
+	n.mu.Lock()
+	require.True(t, n.linkLocked(ipA, ipB).Down)
+	n.mu.Unlock()
 	n.Partition(a, b, false)
-	n.SetDefaultLink(Link{Loss: 0.5})
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	require.Equal(t, 0.5, n.linkLocked(ipA, ipB).Loss)
 	require.Equal(t, 0.5, n.linkLocked(ipB, ipA).Loss)
+	require.False(t, n.linkLocked(ipA, ipB).Down)
 	require.Empty(t, n.links)
 }
