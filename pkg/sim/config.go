@@ -40,7 +40,7 @@ type Config struct {
 	// TopologyFull or TopologySmallWorld (a Watts–Strogatz ring lattice
 	// of Degree neighbours with Rewire of its edges moved at random).
 	Topology string
-	Rewire   float64 // 0: 0.2
+	Rewire   float64 // 0: 0.2; negative: no rewiring (the plain lattice)
 	// Bandwidth, in bytes per second, of every link (0: unlimited).
 	Bandwidth int64
 	// Faults are applied during the load, counted from its start; the

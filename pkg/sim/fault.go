@@ -243,10 +243,13 @@ func (c *Config) checkTopologyAndFaults() error {
 	default:
 		return fmt.Errorf("sim: topology %q (random, full, smallworld)", c.Topology)
 	}
-	if c.Rewire == 0 {
+	switch {
+	case c.Rewire == 0:
 		c.Rewire = defaultRewire
+	case c.Rewire < 0:
+		c.Rewire = 0
 	}
-	if c.Rewire < 0 || c.Rewire > 1 {
+	if c.Rewire > 1 {
 		return fmt.Errorf("sim: rewire %v not in [0,1]", c.Rewire)
 	}
 	if c.Bandwidth < 0 {
