@@ -34,7 +34,7 @@ func TestSimCommandFaults(t *testing.T) {
 	require.NoError(t, json.Unmarshal(data, &rep))
 	require.Equal(t, 7, rep.Nodes)
 	require.Equal(t, []string{"crash:nodes=4,at=200ms,for=1s", "slow:nodes=5,at=0s,for=1s", "join:at=1s,count=1"}, rep.Faults)
-	require.Len(t, rep.FaultEvents, 5)
+	require.Len(t, rep.FaultEvents, 8, "begin, end and catch-up of crash and slow; start and catch-up of the join: %v", rep.FaultEvents)
 	require.Empty(t, rep.Violations)
 }
 

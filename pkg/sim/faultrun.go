@@ -197,9 +197,10 @@ func (w *world) runFault(ctx context.Context, t0 time.Time, f Fault) {
 		return
 	}
 	since := func() string { return time.Since(t0).Round(10 * time.Millisecond).String() }
+	began := since() // a crash's stop takes a while; the crash is now
 	switch f.Kind {
 	case FaultJoin:
-		w.join(ctx, f, since)
+		w.catchUp(ctx, f, w.join(ctx, f, since), since)
 		return
 	case FaultCrash, FaultValidatorDown:
 		for _, i := range f.Nodes {
@@ -216,7 +217,7 @@ func (w *world) runFault(ctx context.Context, t0 time.Time, f Fault) {
 		l.Loss = f.Loss
 		w.mem.SetDefaultLink(l)
 	}
-	w.faultNote(false, "%s: %s begins", since(), f)
+	w.faultNote(false, "%s: %s begins", began, f)
 	sleepUntil(ctx, t0.Add(f.At+f.For)) // undone early when the run is cancelled
 	switch f.Kind {
 	case FaultCrash, FaultValidatorDown:
@@ -234,7 +235,57 @@ func (w *world) runFault(ctx context.Context, t0 time.Time, f Fault) {
 	case FaultLoss:
 		w.mem.SetDefaultLink(w.baseLink())
 	}
-	w.faultNote(false, "%s: %s ends", since(), f)
+	w.faultNote(false, "%s: %s ends", since(), f) // a crash: once the node is back
+	if f.Kind != FaultLoss {
+		w.catchUp(ctx, f, f.Nodes, since)
+	}
+}
+
+// catchUp waits (at most Config.Settle) until the nodes is reach the highest
+// height a live node had when it was called, and notes how long that
+// took: the time a crashed, cut off, slow or new node needs to sync. The
+// verdict on a node that stays behind is the run's (Report.Violations).
+func (w *world) catchUp(ctx context.Context, f Fault, is []int, since func() string) {
+	if len(is) == 0 {
+		return
+	}
+	target := w.liveHeight(nil)
+	start := time.Now()
+	for {
+		if w.liveHeight(is) >= target {
+			w.faultNote(false, "%s: %s: nodes %v at height %d %.2fs after", since(), f, is, target,
+				time.Since(start).Seconds())
+			return
+		}
+		if time.Since(start) > w.cfg.Settle || !sleepUntil(ctx, time.Now().Add(50*time.Millisecond)) {
+			w.faultNote(false, "%s: %s: nodes %v not at height %d", since(), f, is, target)
+			return
+		}
+	}
+}
+
+// liveHeight is the lowest height of nodes is (0 when one is down), or
+// with is nil the highest height of every live node.
+func (w *world) liveHeight(is []int) uint32 {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if is == nil {
+		var h uint32
+		for j, sn := range w.nodes {
+			if sn.n != nil && !w.fs.down[j] {
+				h = max(h, sn.n.Chain().BlockHeight())
+			}
+		}
+		return h
+	}
+	h := ^uint32(0)
+	for _, j := range is {
+		if j >= len(w.nodes) || w.nodes[j].n == nil || w.fs.down[j] {
+			return 0
+		}
+		h = min(h, w.nodes[j].n.Chain().BlockHeight())
+	}
+	return h
 }
 
 // baseLink is the configured link of every pair.
@@ -291,10 +342,11 @@ func (w *world) restart(ctx context.Context, i int) error {
 	return nil
 }
 
-// join starts the late nodes, in index order.
-func (w *world) join(ctx context.Context, f Fault, since func() string) {
+// join starts the late nodes, in index order, and returns those started.
+func (w *world) join(ctx context.Context, f Fault, since func() string) []int {
 	w.fs.joinMu.Lock() // two join faults: one at a time, in index order
 	defer w.fs.joinMu.Unlock()
+	var started []int
 	for range f.Count {
 		w.mu.Lock()
 		i := len(w.nodes)
@@ -305,8 +357,10 @@ func (w *world) join(ctx context.Context, f Fault, since func() string) {
 			w.faultNote(true, "%s: %s: node %d: %v", since(), f, i, err)
 			continue
 		}
+		started = append(started, i)
 		w.faultNote(false, "%s: %s: node %d started at height 0", since(), f, i)
 	}
+	return started
 }
 
 // faultReport adds the fault events and failures to the report.
