@@ -52,7 +52,9 @@ func (w *world) newSigner() (*signer, error) {
 			}
 		}
 	}
+	w.mu.Lock() // a fault may restart node 0 meanwhile
 	n0 := w.nodes[0].n
+	w.mu.Unlock()
 	s.magic = uint32(n0.Chain().Config().Magic)
 	s.gas = n0.Natives().Governance.GAS.Metadata().Hash
 	return s, nil
