@@ -261,16 +261,21 @@ func (c *Config) checkTopologyAndFaults() error {
 	return c.checkOverlaps()
 }
 
-// checkOverlaps refuses two crashes of one node at overlapping times.
+// checkOverlaps refuses two faults of one kind (a crash and a validator
+// down count as one) at overlapping times on a common node, or two
+// overlapping loss bursts: the first to end would undo the other.
 func (c *Config) checkOverlaps() error {
 	for a, f := range c.Faults {
 		for _, g := range c.Faults[a+1:] {
-			if !isCrash(f) || !isCrash(g) || f.At+f.For < g.At || g.At+g.For < f.At {
+			if kindOf(f) != kindOf(g) || f.Kind == FaultJoin || f.At+f.For <= g.At || g.At+g.For <= f.At {
 				continue
+			}
+			if f.Kind == FaultLoss {
+				return fmt.Errorf("sim: faults %s and %s overlap", f, g)
 			}
 			for _, n := range f.Nodes {
 				if slices.Contains(g.Nodes, n) {
-					return fmt.Errorf("sim: faults %s and %s: node %d crashes twice at once", f, g, n)
+					return fmt.Errorf("sim: faults %s and %s overlap on node %d", f, g, n)
 				}
 			}
 		}
@@ -278,4 +283,10 @@ func (c *Config) checkOverlaps() error {
 	return nil
 }
 
-func isCrash(f Fault) bool { return f.Kind == FaultCrash || f.Kind == FaultValidatorDown }
+// kindOf is the fault's kind, a validator down being a crash.
+func kindOf(f Fault) string {
+	if f.Kind == FaultValidatorDown {
+		return FaultCrash
+	}
+	return f.Kind
+}

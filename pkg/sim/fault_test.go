@@ -129,10 +129,12 @@ func TestCheckFaults(t *testing.T) {
 		"loss not in":        parse("loss:loss=1.5,at=1s,for=1s"),
 		"must not be":        parse("join:count=9,at=1s"),
 		"joins late":         parse("join:count=2,at=1s", "crash:node=11,at=1s,for=1s"),
-		"crashes twice":      parse("crash:node=5,at=1s,for=3s", "crash:node=5,at=2s,for=1s"),
 		"topology \"ring\"":  nil,
 		"rewire 2 not in":    nil,
 		"negative bandwidth": nil,
+		"overlap on node 3":  parse("crash:node=1-3,at=1s,for=3s", "validator-down:node=3,at=2s,for=1s"),
+		"loss=0.3 overlap":   parse("loss:at=1s,for=3s", "loss:at=3s,for=1s"),
+		"overlap on node 7":  parse("slow:node=7,at=1s,for=3s", "slow:node=6-8,at=3s,for=1s"),
 		"negative time":      {{Kind: FaultSlow, Nodes: []int{1}, At: -time.Second, For: time.Second}},
 	} {
 		cfg := Config{Nodes: 12, Validators: 4, Faults: fs}
@@ -147,7 +149,7 @@ func TestCheckFaults(t *testing.T) {
 		require.ErrorContains(t, cfg.setDefaults(), msg)
 	}
 	cfg := Config{Nodes: 12, Validators: 4, Faults: parse("loss:at=1s,for=1s", "join:at=2s",
-		"crash:node=5,at=1s,for=1s", "crash:node=5,at=3s,for=1s")}
+		"crash:node=5,at=1s,for=1s", "crash:node=5,at=3s,for=1s", "crash:node=5,at=2s,for=1s")}
 	require.NoError(t, cfg.setDefaults())
 	require.Equal(t, defaultBurstLoss, cfg.Faults[0].Loss)
 	require.Equal(t, 1, cfg.Faults[1].Count)
