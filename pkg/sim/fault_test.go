@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+	"go.uber.org/zap"
 )
 
 // faultScenario is the CI-sized fault run: 16 nodes (4 validators) on a
@@ -224,4 +225,17 @@ func countEvents(evs []string) map[string]int {
 		}
 	}
 	return n
+}
+
+func TestFaultEventsInTimeOrder(t *testing.T) {
+	w := &world{cfg: Config{Faults: []Fault{{Kind: FaultSlow, Nodes: []int{1}, For: time.Second}}, Log: zap.NewNop()}}
+	w.faultNote(false, "2.5s: b")
+	w.faultNote(false, "1s: a")
+	w.faultNote(true, "10s: c failed")
+	w.faultNote(false, "2.5s: b2")
+	var rep Report
+	w.faultReport(&rep)
+	require.Equal(t, []string{"1s: a", "2.5s: b", "2.5s: b2", "10s: c failed"}, rep.FaultEvents)
+	require.Equal(t, []string{"slow:nodes=1,at=0s,for=1s"}, rep.Faults)
+	require.Equal(t, []string{"fault: 10s: c failed"}, rep.Violations)
 }

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -8,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -371,6 +373,9 @@ func (w *world) faultReport(rep *Report) {
 		rep.Faults = append(rep.Faults, f.String())
 	}
 	rep.FaultEvents = append(rep.FaultEvents, w.fs.events...)
+	// In time order: a begin is noted once applied (a crash after its
+	// stop), with the time it was applied from.
+	slices.SortStableFunc(rep.FaultEvents, func(a, b string) int { return cmp.Compare(eventTime(a), eventTime(b)) })
 	for _, e := range w.fs.errs {
 		rep.Violations = append(rep.Violations, "fault: "+e)
 	}
@@ -384,4 +389,14 @@ func (r *Report) writeFaults(w io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// eventTime is the time a fault event begins with ("1.5s: ...").
+func eventTime(e string) time.Duration {
+	t, _, _ := strings.Cut(e, ":")
+	d, err := time.ParseDuration(t)
+	if err != nil {
+		return 0
+	}
+	return d
 }
