@@ -50,6 +50,8 @@ type Config struct {
 	// plantRootDiff-1 another genesis GAS supply: the same blocks, another
 	// state root.
 	plantRootDiff int
+	// plantNoRestart, a test hook, leaves crashed nodes down.
+	plantNoRestart bool
 }
 
 func (c *Config) setDefaults() error {

@@ -239,3 +239,25 @@ func TestFaultEventsInTimeOrder(t *testing.T) {
 	require.Equal(t, []string{"slow:nodes=1,at=0s,for=1s"}, rep.Faults)
 	require.Equal(t, []string{"fault: 10s: c failed"}, rep.Violations)
 }
+
+// TestNodeLeftBehindIsCaught: with the planted bug (a crashed relay is
+// never started again), the run reports it behind.
+func TestNodeLeftBehindIsCaught(t *testing.T) {
+	if testing.Short() {
+		t.Skip("six nodes")
+	}
+	f, err := ParseFault("crash:node=5,at=500ms,for=500ms")
+	require.NoError(t, err)
+	cfg := Config{Nodes: 6, Validators: 4, Degree: 0, TxRate: 10, Duration: time.Second,
+		BlockTime: 300 * time.Millisecond, Settle: 3 * time.Second, Seed: 3, Faults: []Fault{f}, plantNoRestart: true}
+	rep, err := Run(context.Background(), cfg)
+	require.NoError(t, err)
+	behind := 0
+	for _, v := range rep.Violations {
+		if strings.HasPrefix(v, "node 5 behind") {
+			behind++
+		}
+	}
+	require.Equal(t, 1, behind, "violations: %v", rep.Violations)
+	require.Contains(t, rep.FaultEvents[len(rep.FaultEvents)-1], "nodes [5] not at height", "%v", rep.FaultEvents)
+}

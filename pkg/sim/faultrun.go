@@ -224,6 +224,9 @@ func (w *world) runFault(ctx context.Context, t0 time.Time, f Fault) {
 	switch f.Kind {
 	case FaultCrash, FaultValidatorDown:
 		for _, i := range f.Nodes {
+			if w.cfg.plantNoRestart {
+				continue
+			}
 			if err := w.restart(ctx, i); err != nil {
 				w.faultNote(true, "%s: %s: restart of node %d: %v", since(), f, i, err)
 			}
