@@ -22,17 +22,20 @@ func TestSimCommandFaults(t *testing.T) {
 		"--bandwidth", "1000000", "--fault", "crash:node=4,at=200ms,for=1s", "--fault", "slow:node=5,at=0s,for=1s",
 		"--fault", "join:at=1s", "--json", out)
 	require.Contains(t, text, "invariants: all held")
+	require.Contains(t, text, "topology smallworld\n")
 	require.Contains(t, text, "crash:nodes=4,at=200ms,for=1s ends")
 	data, err := os.ReadFile(out)
 	require.NoError(t, err)
 	var rep struct {
 		Nodes       int
+		Topology    string
 		Faults      []string
 		FaultEvents []string
 		Violations  []string
 	}
 	require.NoError(t, json.Unmarshal(data, &rep))
 	require.Equal(t, 7, rep.Nodes)
+	require.Equal(t, "smallworld", rep.Topology)
 	require.Equal(t, []string{"crash:nodes=4,at=200ms,for=1s", "slow:nodes=5,at=0s,for=1s", "join:at=1s,count=1"}, rep.Faults)
 	require.Len(t, rep.FaultEvents, 8, "begin, end and catch-up of crash and slow; start and catch-up of the join: %v", rep.FaultEvents)
 	require.Empty(t, rep.Violations)

@@ -238,6 +238,7 @@ func TestFaultEventsInTimeOrder(t *testing.T) {
 	require.Equal(t, []string{"1s: a", "2.5s: b", "2.5s: b2", "10s: c failed"}, rep.FaultEvents)
 	require.Equal(t, []string{"slow:nodes=1,at=0s,for=1s"}, rep.Faults)
 	require.Equal(t, []string{"fault: 10s: c failed"}, rep.Violations)
+	require.Equal(t, TopologyFull, rep.Topology, "degree 0")
 }
 
 // TestNodeLeftBehindIsCaught: with the planted bug (a crashed relay is

@@ -372,6 +372,14 @@ func (w *world) join(ctx context.Context, f Fault, since func() string) []int {
 func (w *world) faultReport(rep *Report) {
 	w.fs.errMu.Lock()
 	defer w.fs.errMu.Unlock()
+	rep.Topology = w.cfg.Topology
+	if rep.Topology == "" {
+		rep.Topology = TopologyRandom
+	}
+	if (rep.Topology == TopologyRandom || rep.Topology == TopologySmallWorld) &&
+		(w.cfg.Degree <= 0 || w.cfg.Degree >= w.cfg.Nodes-1) {
+		rep.Topology = TopologyFull // what graph drew
+	}
 	for _, f := range w.cfg.Faults {
 		rep.Faults = append(rep.Faults, f.String())
 	}
@@ -384,8 +392,14 @@ func (w *world) faultReport(rep *Report) {
 	}
 }
 
-// writeFaults writes the faults and their events of the text summary.
+// writeFaults writes the topology and the fault events of the text
+// summary.
 func (r *Report) writeFaults(w io.Writer) error {
+	if r.Topology != "" {
+		if _, err := fmt.Fprintln(w, "topology", r.Topology); err != nil {
+			return err
+		}
+	}
 	for _, e := range r.FaultEvents {
 		if _, err := fmt.Fprintln(w, "fault", e); err != nil {
 			return err

@@ -49,8 +49,10 @@ type Report struct {
 	Goroutines           [2]int   `json:"goroutines"` // before and after
 	Violations           []string `json:"violations"`
 
-	// Faults are the run's faults (ParseFault's syntax) and FaultEvents
-	// when each began and ended (faultrun.go).
+	// Topology is the graph's kind (Config.Topology); Faults are the
+	// run's faults (ParseFault's syntax) and FaultEvents when each began
+	// and ended (faultrun.go).
+	Topology    string   `json:"topology"`
 	Faults      []string `json:"faults,omitempty"`
 	FaultEvents []string `json:"faultEvents,omitempty"`
 }
