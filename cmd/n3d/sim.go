@@ -21,7 +21,9 @@ func simCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "sim",
 		Usage: "Run an in-process network of n3d nodes under a transaction load and check its invariants",
-		Flags: []cli.Flag{
+		// A --fault value holds commas (crash:node=3,at=1s,for=2s).
+		DisableSliceFlagSeparator: true,
+		Flags: append([]cli.Flag{
 			&cli.IntFlag{Name: "nodes", Value: 12, Usage: "Number of nodes, validators included"},
 			&cli.IntFlag{Name: "validators", Value: 4, Usage: "Number of dBFT validators"},
 			&cli.IntFlag{Name: "degree", Value: 4, Usage: "Minimum neighbours per node in a random graph (0: full mesh)"},
@@ -33,15 +35,19 @@ func simCommand(e *env) *cli.Command {
 			&cli.DurationFlag{Name: "latency", Usage: "One-way latency of every link"},
 			&cli.FloatFlag{Name: "loss", Usage: "Loss rate of every link (0..1; lost writes are retransmitted late)"},
 			&cli.StringFlag{Name: "json", Usage: "Write the report as JSON to this file"},
-		},
+		}, simFaultFlags()...),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if err := ensureNoArgs(cmd); err != nil {
 				return err
 			}
-			rep, err := sim.Run(ctx, sim.Config{Nodes: int(cmd.Int("nodes")), Validators: int(cmd.Int("validators")),
+			cfg := sim.Config{Nodes: int(cmd.Int("nodes")), Validators: int(cmd.Int("validators")),
 				Degree: int(cmd.Int("degree")), TxRate: cmd.Float("tx-rate"), Duration: cmd.Duration("duration"),
 				BlockTime: cmd.Duration("block-time"), Settle: cmd.Duration("settle"), Seed: int64(cmd.Int("seed")),
-				Latency: cmd.Duration("latency"), Loss: cmd.Float("loss")})
+				Latency: cmd.Duration("latency"), Loss: cmd.Float("loss")}
+			if err := simFaultConfig(cmd, &cfg); err != nil {
+				return err
+			}
+			rep, err := sim.Run(ctx, cfg)
 			if err != nil {
 				return err
 			}

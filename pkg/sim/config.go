@@ -32,6 +32,26 @@ type Config struct {
 	// to any node, as a node that acknowledges and drops a transaction.
 	loseEvery int
 	Log       *zap.Logger
+
+	// Topology, faults and links beyond latency and loss (topology.go,
+	// fault.go).
+
+	// Topology is TopologyRandom (the default when Degree > 0),
+	// TopologyFull or TopologySmallWorld (a Watts–Strogatz ring lattice
+	// of Degree neighbours with Rewire of its edges moved at random).
+	Topology string
+	Rewire   float64 // 0: 0.2; negative: no rewiring (the plain lattice)
+	// Bandwidth, in bytes per second, of every link (0: unlimited).
+	Bandwidth int64
+	// Faults are applied during the load, counted from its start; the
+	// load lasts at least until the last one has ended.
+	Faults []Fault
+	// plantRootDiff, a test hook (a planted disagreement), gives node
+	// plantRootDiff-1 another genesis GAS supply: the same blocks, another
+	// state root.
+	plantRootDiff int
+	// plantNoRestart, a test hook, leaves crashed nodes down.
+	plantNoRestart bool
 }
 
 func (c *Config) setDefaults() error {
@@ -62,5 +82,5 @@ func (c *Config) setDefaults() error {
 	if c.Log == nil {
 		c.Log = zap.NewNop()
 	}
-	return nil
+	return c.checkTopologyAndFaults()
 }

@@ -29,6 +29,17 @@
 // root at every height up to the lowest common height; no node behind;
 // the goroutine count back near what it was before the run.
 //
+// Config.Topology may also be a full mesh or a Watts–Strogatz small
+// world (topology.go), and Config.Bandwidth limits every link. Faults
+// (Config.Faults, fault.go and faultrun.go; ParseFault reads the command
+// line's syntax) are applied during the load: a crash and restart of a
+// node on its kept in-memory store, a validator down, a partition and its
+// heal, a node that stops reading (memnet's PauseReads), a loss burst and
+// nodes joining late from genesis. The load lasts until the last fault
+// has ended; the settle period and the invariants follow as on any run,
+// and Report.FaultEvents tells when each fault began and ended and how
+// long its nodes took to catch up.
+//
 // Time is real: consensus inside pkg/node runs on the wall clock, so a run
 // lasts about as long as its Duration plus the settle time, and the
 // figures (TPS, block interval, propagation) depend on the machine's load.

@@ -52,7 +52,9 @@ func (w *world) newSigner() (*signer, error) {
 			}
 		}
 	}
+	w.mu.Lock() // a fault may restart node 0 meanwhile
 	n0 := w.nodes[0].n
+	w.mu.Unlock()
 	s.magic = uint32(n0.Chain().Config().Magic)
 	s.gas = n0.Natives().Governance.GAS.Metadata().Hash
 	return s, nil
@@ -79,10 +81,20 @@ func (s *signer) transfer(nonce uint32, to util.Uint160, amount int64, vub uint3
 	return tx, nil
 }
 
-// load submits transactions at the configured rate for the configured
-// duration to the relay nodes (the validators if there are none); it
-// returns those the node accepted and the number refused.
+// load runs the faults (counted from now) and the submissions, and
+// returns once both have ended.
 func (w *world) load(ctx context.Context) ([]sent, int, error) {
+	wait := w.runFaults(ctx, time.Now())
+	acc, refused, err := w.submit(ctx)
+	wait()
+	return acc, refused, err
+}
+
+// submit submits transactions at the configured rate for the configured
+// duration to the relay nodes (the validators if there are none; the next
+// live node when the chosen one is down); it returns those the node
+// accepted and the number refused.
+func (w *world) submit(ctx context.Context) ([]sent, int, error) {
 	if w.cfg.TxRate <= 0 {
 		return nil, 0, nil
 	}
@@ -115,7 +127,11 @@ func (w *world) load(ctx context.Context) ([]sent, int, error) {
 		target := first + w.rng.Intn(w.cfg.Nodes-first)
 		var to util.Uint160
 		w.rng.Read(to[:])
-		n := w.nodes[target].n
+		n, target := w.liveNode(first, target)
+		if n == nil {
+			refused++
+			continue
+		}
 		tx, err := s.transfer(uint32(w.cfg.Seed)*1_000_003+uint32(i), to, 1+int64(w.rng.Intn(1000)),
 			n.Chain().BlockHeight()+100)
 		if err != nil {

@@ -48,6 +48,13 @@ type Report struct {
 	MessagesPerTxPerNode float64  `json:"messagesPerTxPerNode"`
 	Goroutines           [2]int   `json:"goroutines"` // before and after
 	Violations           []string `json:"violations"`
+
+	// Topology is the graph's kind (Config.Topology); Faults are the
+	// run's faults (ParseFault's syntax) and FaultEvents when each began
+	// and ended (faultrun.go).
+	Topology    string   `json:"topology"`
+	Faults      []string `json:"faults,omitempty"`
+	FaultEvents []string `json:"faultEvents,omitempty"`
 }
 
 // OK tells whether every invariant held.
@@ -68,6 +75,9 @@ goroutines %d before, %d after
 		r.PropagationMs[0], r.PropagationMs[1], r.PropagationMs[2], r.PropagationMs[3],
 		r.Messages, float64(r.Bytes)/1e6, r.MessagesPerNode[0], r.MessagesPerNode[1], r.MessagesPerNode[2],
 		r.MessagesPerTxPerNode, r.Goroutines[0], r.Goroutines[1])
+	if err == nil {
+		err = r.writeFaults(w)
+	}
 	if err != nil {
 		return fmt.Errorf("sim: report: %w", err)
 	}

@@ -42,6 +42,8 @@ type world struct {
 	arrived map[util.Uint256][]time.Time // pool arrival per node, in order
 	dropped int                          // slow pool subscribers
 	wg      sync.WaitGroup
+
+	fs faultState // faults, topology, kept stores (faultrun.go)
 }
 
 // Run builds the network of cfg, runs its load, checks the invariants and
@@ -55,7 +57,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	start := time.Now()
 	w := &world{cfg: cfg, rng: newRand(cfg.Seed), arrived: map[util.Uint256][]time.Time{}}
 	w.mem = memnet.New(memnet.Config{Seed: uint64(cfg.Seed)})
-	w.mem.SetDefaultLink(memnet.Link{Latency: cfg.Latency, Jitter: cfg.Jitter, Loss: cfg.Loss})
+	w.mem.SetDefaultLink(w.baseLink())
 	rep := &Report{Nodes: cfg.Nodes, Validators: cfg.Validators, Degree: cfg.Degree, Seed: cfg.Seed,
 		TxRate: cfg.TxRate, Duration: cfg.Duration.String()}
 	err := w.start(ctx)
@@ -65,9 +67,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	w.stop()
 	w.mem.Close()
+	w.cleanupFaults()
 	if err != nil {
 		return nil, err
 	}
+	w.faultReport(rep)
 	rep.Goroutines = [2]int{base, waitGoroutines(base)}
 	if rep.Goroutines[1] > base+goroutineSlack {
 		rep.Violations = append(rep.Violations, fmt.Sprintf("goroutine leak: %d before, %d after",
@@ -145,44 +149,61 @@ func (w *world) nodeConfig(i int, neigh []int) (config.Config, error) {
 	return cfg, nil
 }
 
-// start builds and starts every node.
+// start builds and starts every node but the late joiners.
 func (w *world) start(ctx context.Context) error {
 	ks, err := validatorKeys(w.cfg.Seed, w.cfg.Validators)
 	if err != nil {
 		return err
 	}
 	w.keys = ks
-	topo := topology(w.cfg.Nodes, w.cfg.Degree, w.rng)
-	for i := range w.cfg.Nodes {
-		cfg, err := w.nodeConfig(i, topo[i])
-		if err != nil {
+	if err := w.setupFaults(); err != nil {
+		return err
+	}
+	for i := range w.cfg.Nodes - w.cfg.lateJoiners() {
+		sn := &simNode{}
+		w.mu.Lock()
+		w.nodes = append(w.nodes, sn)
+		w.mu.Unlock()
+		if err := w.startNode(ctx, i, sn); err != nil {
 			return err
 		}
-		opts := []node.Option{node.WithLogger(w.cfg.Log.Named(fmt.Sprintf("n%d", i))),
-			node.WithTransport(w.mem.Host(hostIP(i)))}
-		if i < w.cfg.Validators {
-			opts = append(opts, node.WithConsensusKeys(ks[i]))
-		}
-		n, err := node.New(cfg, opts...)
-		if err != nil {
-			return fmt.Errorf("sim: node %d: %w", i, err)
-		}
-		sn := &simNode{n: n}
-		w.nodes = append(w.nodes, sn)
-		if err := n.Start(ctx); err != nil {
-			return fmt.Errorf("sim: start node %d: %w", i, err)
-		}
-		sn.sub = n.Pool().Subscribe(1 << 12)
-		w.wg.Add(1)
-		go w.record(sn)
 	}
 	return nil
 }
 
+// startNode builds node i and starts it as sn's node (a restart replaces
+// the stopped one).
+func (w *world) startNode(ctx context.Context, i int, sn *simNode) error {
+	cfg, err := w.nodeConfig(i, w.fs.topo[i])
+	if err != nil {
+		return err
+	}
+	opts := []node.Option{node.WithLogger(w.cfg.Log.Named(fmt.Sprintf("n%d", i))),
+		node.WithTransport(w.mem.Host(hostIP(i)))}
+	if i < w.cfg.Validators {
+		opts = append(opts, node.WithConsensusKeys(w.keys[i]))
+	}
+	cfg, opts = w.faultNode(i, cfg, opts)
+	n, err := node.New(cfg, opts...)
+	if err != nil {
+		return fmt.Errorf("sim: node %d: %w", i, err)
+	}
+	if err := n.Start(ctx); err != nil {
+		return errors.Join(fmt.Errorf("sim: start node %d: %w", i, err), n.Stop())
+	}
+	sub := n.Pool().Subscribe(1 << 12)
+	w.mu.Lock()
+	sn.n, sn.sub = n, sub
+	w.mu.Unlock()
+	w.wg.Add(1)
+	go w.record(sub)
+	return nil
+}
+
 // record notes when each transaction reached the node's pool.
-func (w *world) record(sn *simNode) {
+func (w *world) record(sub *mempool.Subscription) {
 	defer w.wg.Done()
-	for ev := range sn.sub.C {
+	for ev := range sub.C {
 		if ev.Kind != mempool.TransactionAdded {
 			continue
 		}
@@ -192,7 +213,7 @@ func (w *world) record(sn *simNode) {
 		w.arrived[h] = append(w.arrived[h], now)
 		w.mu.Unlock()
 	}
-	if sn.sub.Err() != nil {
+	if sub.Err() != nil {
 		w.mu.Lock()
 		w.dropped++
 		w.mu.Unlock()
@@ -203,6 +224,9 @@ func (w *world) record(sn *simNode) {
 func (w *world) stop() {
 	for i := len(w.nodes) - 1; i >= 0; i-- {
 		sn := w.nodes[i]
+		if sn.n == nil { // a late joiner that never started
+			continue
+		}
 		if sn.sub != nil {
 			sn.sub.Close()
 		}

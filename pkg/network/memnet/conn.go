@@ -65,7 +65,7 @@ func (s *stream) read(b []byte, dl *deadline) (int, error) {
 			return 0, os.ErrDeadlineExceeded
 		}
 		var due <-chan time.Time
-		if len(s.chunks) > 0 && !s.n.down(s.from, s.to) {
+		if len(s.chunks) > 0 && s.n.flowing(s.from, s.to) {
 			head := &s.chunks[0]
 			now := s.n.clock.Now()
 			if !head.at.After(now) {

@@ -91,6 +91,8 @@ type Network struct {
 	def       Link
 	conns     map[*conn]struct{}
 	closed    bool
+	paused    map[netip.Addr]bool // hosts that stopped reading (faults.go)
+	parted    map[pair]bool       // directions a Partition took down
 
 	sent sync.Map // netip.Addr -> *sentStats
 }
@@ -133,6 +135,8 @@ func New(cfg Config) *Network {
 		ports:     make(map[netip.Addr]uint16),
 		links:     make(map[pair]Link),
 		conns:     make(map[*conn]struct{}),
+		paused:    make(map[netip.Addr]bool),
+		parted:    make(map[pair]bool),
 	}
 }
 
@@ -157,19 +161,19 @@ func (n *Network) SetLink(from, to netip.Addr, l Link) {
 }
 
 // Partition takes the links between the two groups of hosts down (both
-// directions) or, with down false, up again (to the default link's
-// settings, Down cleared).
+// directions: bytes held, dials refused) or, with down false, up again.
+// It is kept apart from the links' settings: a link healed is the link
+// set by SetLink or SetDefaultLink, whatever those became meanwhile.
 func (n *Network) Partition(a, b []netip.Addr, down bool) {
 	n.mu.Lock()
 	for _, x := range a {
 		for _, y := range b {
 			for _, p := range []pair{{x.Unmap(), y.Unmap()}, {y.Unmap(), x.Unmap()}} {
-				l, ok := n.links[p]
-				if !ok {
-					l = n.def
+				if down {
+					n.parted[p] = true
+				} else {
+					delete(n.parted, p)
 				}
-				l.Down = down
-				n.links[p] = l
 			}
 		}
 	}
@@ -225,12 +229,15 @@ func (n *Network) Conns() int {
 	return len(n.conns)
 }
 
-// linkLocked is the link from one host to another.
+// linkLocked is the link from one host to another, Down when a
+// Partition took it down.
 func (n *Network) linkLocked(from, to netip.Addr) Link {
-	if l, ok := n.links[pair{from, to}]; ok {
-		return l
+	l, ok := n.links[pair{from, to}]
+	if !ok {
+		l = n.def
 	}
-	return n.def
+	l.Down = l.Down || n.parted[pair{from, to}]
+	return l
 }
 
 // delay is the delivery time of a write of size bytes at now on the link
@@ -263,13 +270,6 @@ func (n *Network) delay(from, to netip.Addr, now, busy, last time.Time, size int
 		at = last
 	}
 	return at, busyUntil, l.Down
-}
-
-// down reports whether the link from→to is down.
-func (n *Network) down(from, to netip.Addr) bool {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	return n.linkLocked(from, to).Down
 }
 
 // wakeAll wakes every stream's waiters (a link changed).
