@@ -62,19 +62,19 @@ type Node struct {
 	fatal   chan error // the chain stopped for good (fatal.go)
 
 	// Set by Start, before it returns; read-only afterwards.
-	pool     *mempool.Pool
-	pipe     *txpipe.Pipeline
-	p2p      atomic.Pointer[network.Server] // set once the server runs
-	rpc      *server.Server
-	cons     *consensus.Service
-	sr       *stateroot.Service
-	oracle   *oracle.Service // nil when disabled
+	pool   *mempool.Pool
+	pipe   *txpipe.Pipeline
+	p2p    atomic.Pointer[network.Server] // set once the server runs
+	rpc    *server.Server
+	cons   *consensus.Service
+	sr     *stateroot.Service
+	oracle *oracle.Service // nil when disabled
 	// notaryPool is the P2P notary request pool (nil without
 	// P2PSigExtensions); notary the notary service (nil when disabled).
 	notaryPool *notarypool.Pool
 	notary     atomic.Pointer[notary.Service]
-	reloaded []util.Uint256  // saved pool transactions to announce
-	monitor  []net.Addr      // Prometheus and pprof listeners
+	reloaded   []util.Uint256 // saved pool transactions to announce
+	monitor    []net.Addr     // Prometheus and pprof listeners
 
 	mu      sync.Mutex
 	started bool

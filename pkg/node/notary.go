@@ -13,6 +13,7 @@ import (
 	"github.com/n3d-io/n3d/pkg/core/chain"
 	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
+	"github.com/n3d-io/n3d/pkg/encoding/address"
 	"github.com/n3d-io/n3d/pkg/network"
 	"github.com/n3d-io/n3d/pkg/network/notarypool"
 	"github.com/n3d-io/n3d/pkg/network/payload"
@@ -22,11 +23,17 @@ import (
 	"github.com/n3d-io/n3d/pkg/wallet"
 )
 
-// errNotaryData is a notary request refused by the checks of the payload
-// itself, before its fallback's verification (neo-go's "data verification
-// failed"). It wraps no chain sentinel: the RPC server answers it apart
-// from the fallback's verification verdicts.
-var errNotaryData = errors.New("notary request")
+// notaryDataError is a notary request refused by the checks of the
+// payload itself, before its fallback's verification (neo-go's "data
+// verification failed"), worded as neo-go. It wraps no chain sentinel: the
+// RPC server answers it apart from the fallback's verification verdicts.
+type notaryDataError string
+
+func (e notaryDataError) Error() string { return string(e) }
+
+func notaryDataErrorf(format string, args ...any) error {
+	return notaryDataError(fmt.Sprintf(format, args...))
+}
 
 // newNotaryPool builds the P2P notary request pool on a network with
 // P2PSigExtensions (nil otherwise). Fees are checked against the payer's
@@ -82,22 +89,24 @@ func (n *Node) verifyNotaryRequest(r *payload.P2PNotaryRequest) error {
 	fb := r.FallbackTransaction
 	payer := fb.Signers[1].Account
 	if _, err := c.VerifyWitness(payer, r, &r.Witness, chain.MaxVerificationGas); err != nil {
-		return fmt.Errorf("%w: bad P2PNotaryRequest payload witness: %v", errNotaryData, err)
+		if errors.Is(err, chain.ErrWitnessFalse) {
+			return notaryDataError("bad P2PNotaryRequest payload witness: signature check failed: invalid signature")
+		}
+		return notaryDataErrorf("bad P2PNotaryRequest payload witness: signature check failed: %v", err)
 	}
 	if s := fb.Sender(); s != notary.NotaryHash {
-		return fmt.Errorf("%w: P2PNotary contract should be a sender of the fallback transaction, got %s",
-			errNotaryData, s.String())
+		return notaryDataErrorf("P2PNotary contract should be a sender of the fallback transaction, got %s", address.Uint160ToString(s))
 	}
 	if r.MainTransaction.Sender() == notary.NotaryHash {
-		return fmt.Errorf("%w: P2PNotary contract is not allowed to be the sender of the main transaction", errNotaryData)
+		return notaryDataError("P2PNotary contract is not allowed to be the sender of the main transaction")
 	}
 	_, till, err := c.NotaryDeposit(payer)
 	if err != nil {
 		return fmt.Errorf("notary deposit of %s: %w", payer.String(), err)
 	}
 	if fb.ValidUntilBlock >= till {
-		return fmt.Errorf("%w: fallback transaction is valid after deposit is unlocked: ValidUntilBlock is %d, deposit lock for %s expires at %d",
-			errNotaryData, fb.ValidUntilBlock, payer.String(), till)
+		return notaryDataErrorf("fallback transaction is valid after deposit is unlocked: ValidUntilBlock is %d, deposit lock for %s expires at %d",
+			fb.ValidUntilBlock, address.Uint160ToString(payer), till)
 	}
 	return nil
 }
