@@ -27,12 +27,19 @@ import (
 // payload itself, before its fallback's verification (neo-go's "data
 // verification failed"), worded as neo-go. It wraps no chain sentinel: the
 // RPC server answers it apart from the fallback's verification verdicts.
-type notaryDataError string
+// A payload witness that returned false wraps chain.ErrWitnessFalse (neo-go
+// answers it as an invalid signature).
+type notaryDataError struct {
+	msg   string
+	cause error
+}
 
-func (e notaryDataError) Error() string { return string(e) }
+func (e *notaryDataError) Error() string { return e.msg }
+
+func (e *notaryDataError) Unwrap() error { return e.cause }
 
 func notaryDataErrorf(format string, args ...any) error {
-	return notaryDataError(fmt.Sprintf(format, args...))
+	return &notaryDataError{msg: fmt.Sprintf(format, args...)}
 }
 
 // newNotaryPool builds the P2P notary request pool on a network with
@@ -90,7 +97,8 @@ func (n *Node) verifyNotaryRequest(r *payload.P2PNotaryRequest) error {
 	payer := fb.Signers[1].Account
 	if _, err := c.VerifyWitness(payer, r, &r.Witness, chain.MaxVerificationGas); err != nil {
 		if errors.Is(err, chain.ErrWitnessFalse) {
-			return notaryDataError("bad P2PNotaryRequest payload witness: signature check failed: invalid signature")
+			return &notaryDataError{msg: "bad P2PNotaryRequest payload witness: signature check failed: invalid signature",
+				cause: chain.ErrWitnessFalse}
 		}
 		return notaryDataErrorf("bad P2PNotaryRequest payload witness: signature check failed: %v", err)
 	}
@@ -98,7 +106,7 @@ func (n *Node) verifyNotaryRequest(r *payload.P2PNotaryRequest) error {
 		return notaryDataErrorf("P2PNotary contract should be a sender of the fallback transaction, got %s", address.Uint160ToString(s))
 	}
 	if r.MainTransaction.Sender() == notary.NotaryHash {
-		return notaryDataError("P2PNotary contract is not allowed to be the sender of the main transaction")
+		return notaryDataErrorf("P2PNotary contract is not allowed to be the sender of the main transaction")
 	}
 	_, till, err := c.NotaryDeposit(payer)
 	if err != nil {

@@ -74,6 +74,14 @@ func (p *multisigParties) mainTx(t *testing.T, script []byte, vub uint32) *trans
 // the payload witness of party i.
 func (p *multisigParties) request(t *testing.T, main *transaction.Transaction, i int, nvb uint32) *payload.P2PNotaryRequest {
 	t.Helper()
+	return p.requestWith(t, main, i, nvb, nil)
+}
+
+// requestWith is request with edit applied to the fallback before it is
+// signed.
+func (p *multisigParties) requestWith(t *testing.T, main *transaction.Transaction, i int, nvb uint32,
+	edit func(fb *transaction.Transaction)) *payload.P2PNotaryRequest {
+	t.Helper()
 	k := p.keys[i]
 	m := main.Copy()
 	m.Witnesses[0].InvocationScript = sigPush(k.Sign(main.SignData(p.magic)))
@@ -86,6 +94,9 @@ func (p *multisigParties) request(t *testing.T, main *transaction.Transaction, i
 			{Type: transaction.AttrConflicts, Value: &transaction.Conflicts{Hash: main.Hash()}},
 			{Type: transaction.AttrNotaryAssisted, Value: &transaction.NotaryAssisted{NKeys: 0}},
 		},
+	}
+	if edit != nil {
+		edit(fb)
 	}
 	fb.Witnesses = []transaction.Witness{
 		{InvocationScript: sigPush(make([]byte, 64)), VerificationScript: []byte{}},

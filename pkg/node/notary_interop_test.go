@@ -19,6 +19,8 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/n3d-io/n3d/pkg/config"
+	"github.com/n3d-io/n3d/pkg/core/transaction"
+	"github.com/n3d-io/n3d/pkg/network/payload"
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
 	"github.com/n3d-io/n3d/pkg/rpc/result"
 	"github.com/n3d-io/n3d/pkg/smartcontract/callflag"
@@ -298,6 +300,8 @@ func runNotaryInterop(t *testing.T, ng *neogoNode, r *runningNode, vKey *keys.Pr
 	require.Eventually(t, func() bool { return ng.halted(t, req3.FallbackTransaction.Hash().String()) },
 		20*time.Second, 50*time.Millisecond, "fallback not on neo-go's chain")
 
+	refusedAsNeogo(t, ng, r, p)
+
 	// Both chains agree on every block and state root.
 	top := c.BlockHeight()
 	for i := uint32(0); i <= top; i++ {
@@ -312,3 +316,44 @@ func runNotaryInterop(t *testing.T, ng *neogoNode, r *runningNode, vKey *keys.Pr
 }
 
 func hexZeros(n int) string { return string(bytes.Repeat([]byte{'0'}, n)) }
+
+// refusedAsNeogo submits requests both nodes must refuse to both and
+// requires the same error (code, message, data) from each.
+func refusedAsNeogo(t *testing.T, ng *neogoNode, r *runningNode, p *multisigParties) {
+	h := r.n.Chain().BlockHeight()
+	cases := map[string]func() *payload.P2PNotaryRequest{
+		"payload witness of another key": func() *payload.P2PNotaryRequest {
+			q := p.request(t, p.mainTx(t, []byte{byte(opcode.PUSH1)}, h+100), 0, h+60)
+			q.Witness.InvocationScript = sigPush(p.keys[1].Sign(q.SignData(p.magic)))
+			return q
+		},
+		"NotValidBefore beyond MaxNotValidBeforeDelta": func() *payload.P2PNotaryRequest {
+			return p.request(t, p.mainTx(t, []byte{byte(opcode.PUSH1)}, h+100), 0, h+200)
+		},
+		"NotValidBefore too far below ValidUntilBlock": func() *payload.P2PNotaryRequest {
+			return p.request(t, p.mainTx(t, []byte{byte(opcode.PUSH1)}, h+300), 0, h+10)
+		},
+		"fallback valid after the deposit unlocks": func() *payload.P2PNotaryRequest {
+			return p.request(t, p.mainTx(t, []byte{byte(opcode.PUSH1)}, h+6000), 0, h+5900)
+		},
+		"fallback network fee too small": func() *payload.P2PNotaryRequest {
+			return p.requestWith(t, p.mainTx(t, []byte{byte(opcode.PUSH1)}, h+100), 0, h+60,
+				func(fb *transaction.Transaction) { fb.NetworkFee = 1000 })
+		},
+		"fallback fees above the deposit": func() *payload.P2PNotaryRequest {
+			return p.requestWith(t, p.mainTx(t, []byte{byte(opcode.PUSH1)}, h+100), 0, h+60,
+				func(fb *transaction.Transaction) { fb.SystemFee = 5_0000_0000 })
+		},
+		"expired": func() *payload.P2PNotaryRequest {
+			return p.request(t, p.mainTx(t, []byte{byte(opcode.PUSH1)}, h), 0, h)
+		},
+	}
+	for name, mk := range cases {
+		q := mk()
+		res, e, err := ng.call("submitnotaryrequest", reqBase64(t, q))
+		require.NoError(t, err)
+		require.NotNil(t, e, "%s: neo-go accepted it: %s", name, res)
+		_, oe := r.call("submitnotaryrequest", reqBase64(t, q))
+		require.Equal(t, e, oe, "%s: errors (neo-go, n3d)", name)
+	}
+}
