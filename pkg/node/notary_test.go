@@ -197,3 +197,56 @@ func TestNodeNotaryPoolWithoutService(t *testing.T) {
 		require.Equal(t, int64(-32603), e.Code, m)
 	}
 }
+
+// TestNodeNotaryRefusals: submitnotaryrequest refuses what neo-go refuses,
+// in its words (codes, messages and data as neo-go v0.122.0 answered the
+// same requests in TestInteropNotary; heights and sizes as patterns).
+func TestNodeNotaryRefusals(t *testing.T) {
+	cfg, key := notaryConfig(t, false)
+	r := startNode(t, cfg, WithMetrics(prometheus.NewRegistry(), prometheus.NewRegistry()))
+	p := newParties(t, uint32(cfg.ProtocolConfiguration.Magic), 1, 2)
+	fundParties(t, r.n, key, p)
+	h := r.n.Chain().BlockHeight()
+	push1 := []byte{byte(opcode.PUSH1)}
+	const prefix = `^failed to add fallback transaction to the notary pool: `
+	for _, tc := range []struct {
+		name string
+		req  func() *payload.P2PNotaryRequest
+		code int64
+		msg  string
+		data string
+	}{
+		{"payload witness of another key", func() *payload.P2PNotaryRequest {
+			q := p.request(t, p.mainTx(t, push1, h+100), 0, h+60)
+			q.Witness.InvocationScript = sigPush(p.keys[1].Sign(q.SignData(p.magic)))
+			return q
+		}, -508, "Invalid signature", prefix + `data verification failed: bad P2PNotaryRequest payload witness: signature check failed: invalid signature$`},
+		{"NotValidBefore beyond MaxNotValidBeforeDelta", func() *payload.P2PNotaryRequest {
+			return p.request(t, p.mainTx(t, push1, h+400), 0, h+300)
+		}, -507, "Invalid transaction attribute", prefix + `invalid attribute: NotValidBefore \(\d+\) bigger than MaxNVBDelta \(140\) allows at height \d+$`},
+		{"NotValidBefore too far below ValidUntilBlock", func() *payload.P2PNotaryRequest {
+			return p.request(t, p.mainTx(t, push1, h+300), 0, h+10)
+		}, -507, "Invalid transaction attribute", prefix + `invalid attribute: NotValidBefore \(\d+\) set more than MaxNVBDelta \(140\) away from VUB \(\d+\)$`},
+		{"fallback valid after the deposit unlocks", func() *payload.P2PNotaryRequest {
+			return p.request(t, p.mainTx(t, push1, h+6000), 0, h+5900)
+		}, -500, "Unclassified inventory verification error", prefix + `data verification failed: fallback transaction is valid after deposit is unlocked: ValidUntilBlock is \d+, deposit lock for N\w+ expires at \d+$`},
+		{"fallback network fee too small", func() *payload.P2PNotaryRequest {
+			return p.requestWith(t, p.mainTx(t, push1, h+100), 0, h+60,
+				func(fb *transaction.Transaction) { fb.NetworkFee = 1000 })
+		}, -504, "Insufficient network fee", prefix + `too small network fee: net fee is 1000, need \d+$`},
+		{"fallback fees above the deposit", func() *payload.P2PNotaryRequest {
+			return p.requestWith(t, p.mainTx(t, push1, h+100), 0, h+60,
+				func(fb *transaction.Transaction) { fb.SystemFee = 5_0000_0000 })
+		}, -511, "Insufficient funds", prefix + `insufficient funds$`},
+		{"expired", func() *payload.P2PNotaryRequest {
+			return p.request(t, p.mainTx(t, push1, h), 0, h)
+		}, -510, "Expired transaction", prefix + `transaction has expired: ValidUntilBlock = \d+, current height = \d+$`},
+	} {
+		_, e := r.call("submitnotaryrequest", reqBase64(t, tc.req()))
+		require.NotNil(t, e, tc.name)
+		require.Equal(t, tc.code, e.Code, "%s: %v", tc.name, e)
+		require.Equal(t, tc.msg, e.Message, tc.name)
+		require.Regexp(t, tc.data, e.Data, tc.name)
+	}
+	require.Empty(t, notaryPool(t, r))
+}
