@@ -71,10 +71,11 @@ type Node struct {
 	oracle *oracle.Service // nil when disabled
 	// notaryPool is the P2P notary request pool (nil without
 	// P2PSigExtensions); notary the notary service (nil when disabled).
-	notaryPool *notarypool.Pool
-	notary     atomic.Pointer[notary.Service]
-	reloaded   []util.Uint256 // saved pool transactions to announce
-	monitor    []net.Addr     // Prometheus and pprof listeners
+	notaryPool     *notarypool.Pool
+	notaryPoolSize prometheus.Gauge
+	notary         atomic.Pointer[notary.Service]
+	reloaded       []util.Uint256 // saved pool transactions to announce
+	monitor        []net.Addr     // Prometheus and pprof listeners
 
 	mu      sync.Mutex
 	started bool

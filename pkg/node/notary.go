@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"math/big"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/zap"
 
+	"github.com/n3d-io/n3d/internal/promutil"
 	"github.com/n3d-io/n3d/pkg/config"
 	"github.com/n3d-io/n3d/pkg/consensus"
 	"github.com/n3d-io/n3d/pkg/core/chain"
@@ -25,10 +27,10 @@ import (
 
 // notaryDataError is a notary request refused by the checks of the
 // payload itself, before its fallback's verification (neo-go's "data
-// verification failed"), worded as neo-go. It wraps no chain sentinel: the
-// RPC server answers it apart from the fallback's verification verdicts.
-// A payload witness that returned false wraps chain.ErrWitnessFalse (neo-go
-// answers it as an invalid signature).
+// verification failed"), worded as neo-go. It wraps none of the chain's
+// transaction verdicts, so the RPC server answers it apart from the
+// fallback's; only a payload witness that returned false wraps
+// chain.ErrWitnessFalse (neo-go answers it as an invalid signature).
 type notaryDataError struct {
 	msg   string
 	cause error
@@ -67,6 +69,13 @@ func (n *Node) newNotaryPool() error {
 		return fmt.Errorf("notary pool: %w", err)
 	}
 	n.notaryPool = pool
+	n.notaryPoolSize, err = promutil.Register(n.reg, prometheus.NewGauge(prometheus.GaugeOpts{
+		Namespace: "n3d", Subsystem: "notary", Name: "pool_requests",
+		Help: "P2P notary requests in the notary request pool.",
+	}))
+	if err != nil {
+		return fmt.Errorf("notary pool: %w", err)
+	}
 	return nil
 }
 
@@ -133,6 +142,7 @@ func (n *Node) poolNotaryRequest(r *payload.P2PNotaryRequest) error {
 	if err != nil {
 		return err
 	}
+	n.notaryPoolSize.Set(float64(n.notaryPool.Count()))
 	if svc := n.notary.Load(); svc != nil {
 		for _, d := range removed {
 			svc.OnRequestRemoval(d)
@@ -267,6 +277,7 @@ func (n *Node) followNotary(ctx context.Context, svc *notary.Service, blocks *ch
 				continue
 			}
 			dropped := n.notaryPool.UpdateForBlock(ev.Block.Index, ev.Block.Transactions, relevant)
+			n.notaryPoolSize.Set(float64(n.notaryPool.Count()))
 			if svc == nil {
 				continue
 			}
