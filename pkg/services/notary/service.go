@@ -142,6 +142,14 @@ func (s *Service) UpdateKey() error {
 	return nil
 }
 
+// Designated reports whether the service holds a key designated for the
+// P2PNotary role (it signs nothing otherwise).
+func (s *Service) Designated() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.key != nil
+}
+
 func boolGauge(b bool) float64 {
 	if b {
 		return 1
