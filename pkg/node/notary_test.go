@@ -110,15 +110,17 @@ func TestNodeNotaryCompletesMultisig(t *testing.T) {
 		Opcodes(opcode.ASSERT).Script()
 	require.NoError(t, err)
 	h := c.BlockHeight()
-	main := p.mainTx(t, script, h+100)
-	req0 := p.request(t, main, 0, h+60)
+	main := p.mainTx(t, script, h+200)
+	// NotValidBefore far ahead (the most MaxNotValidBeforeDelta allows):
+	// the fallbacks must not be due before the second signature arrives.
+	req0 := p.request(t, main, 0, h+130)
 
 	// A payload witness by another key than the fallback's payer.
-	bad := p.request(t, main, 0, h+60)
+	bad := p.request(t, main, 0, h+130)
 	bad.Witness.InvocationScript = sigPush(p.keys[1].Sign(bad.SignData(p.magic)))
 	_, e := r.call("submitnotaryrequest", reqBase64(t, bad))
 	require.NotNil(t, e)
-	require.Equal(t, int64(-500), e.Code)
+	require.Equal(t, int64(-508), e.Code, "neo-go's invalid signature")
 	require.Contains(t, e.Data, "failed to add fallback transaction to the notary pool: data verification failed: bad P2PNotaryRequest payload witness")
 
 	res := r.result("submitnotaryrequest", reqBase64(t, req0))
@@ -132,7 +134,7 @@ func TestNodeNotaryCompletesMultisig(t *testing.T) {
 	require.NoError(t, json.Unmarshal(raw, &got), string(raw))
 	require.Equal(t, main.Hash(), got.Hash())
 
-	req1 := p.request(t, main, 1, h+60)
+	req1 := p.request(t, main, 1, h+130)
 	r.result("submitnotaryrequest", reqBase64(t, req1))
 	waitIncluded(t, r.n, main.Hash())
 	require.Eventually(t, func() bool { return len(notaryPool(t, r)) == 0 }, 10*time.Second, 10*time.Millisecond,
