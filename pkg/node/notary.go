@@ -257,7 +257,7 @@ func (n *Node) newNotaryService(a config.InternalService, log *zap.Logger) (*not
 		return nil, err
 	}
 	if !svc.Designated() {
-		log.Warn("notary: no key of the P2PNotary wallet is designated for the P2PNotary role; " +
+		log.Warn("notary: no key of the P2PNotary wallet is designated for the P2PNotary role; "+
 			"the service signs nothing until one is", zap.String("wallet", a.UnlockWallet.Path))
 	}
 	return svc, nil
