@@ -8,7 +8,7 @@ FUZZTIME  ?= 1m
 BENCHTIME ?= 1s
 
 .PHONY: all build run test soak-crash soak-kill conformance bench-chain bench-tps test-race test-invariants bench lint fuzz fuzz-vm fuzz-wire clean docker \
-	interop interop-consensus interop-diffchain interop-diffchain-check interop-stateroot interop-rpcerrors sdk-check
+	interop interop-consensus interop-diffchain interop-diffchain-check interop-stateroot interop-notary interop-rpcerrors sdk-check
 
 all: build
 
@@ -91,6 +91,12 @@ interop-diffchain:
 # state validator, neo-go observes n3d's, and mixed state validators.
 interop-stateroot:
 	./scripts/neogo-stateroot-interop.sh
+
+# P2P notary with neo-go (NEOGO_BIN, ~1 min): notary requests submitted to
+# n3d and to neo-go complete with a neo-go notary node and with an n3d one;
+# the pool RPC methods answer as neo-go's.
+interop-notary:
+	./scripts/neogo-notary-interop.sh
 
 # The same n3d checks against the committed reference data, without neo-go.
 interop-diffchain-check:

@@ -31,8 +31,6 @@ func (c *Config) Unsupported() []Unsupported {
 		"blocks are not fetched from NeoFS, initial sync uses P2P")
 	add(a.NeoFSStateFetcher.Enabled, "NeoFSStateFetcher.Enabled",
 		"state is not fetched from NeoFS, it is built by executing every block")
-	add(a.P2PNotary.Enabled, "P2PNotary.Enabled",
-		"the node runs no notary service and signs no notary requests")
 	add(a.ArchivalNodesSync, "ArchivalNodesSync",
 		"blocks are requested from any peer")
 	return out

@@ -47,7 +47,8 @@ func TestUnsupportedOrder(t *testing.T) {
 	for _, u := range cfg.Unsupported() {
 		names = append(names, strings.TrimPrefix(u.Setting, "ApplicationConfiguration."))
 	}
-	// Oracle.Enabled is implemented (pkg/services/oracle, wired in pkg/node).
+	// Oracle.Enabled and P2PNotary.Enabled are implemented
+	// (pkg/services/oracle and pkg/services/notary, wired in pkg/node).
 	require.Equal(t, []string{"NeoFSBlockFetcher.Enabled", "NeoFSStateFetcher.Enabled",
-		"P2PNotary.Enabled", "ArchivalNodesSync"}, names)
+		"ArchivalNodesSync"}, names)
 }

@@ -1,8 +1,9 @@
 /*
 Package node builds and runs a whole n3d node from a configuration and
 injected dependencies: the chain, the memory pool and its ingress pipeline,
-the P2P server, the JSON-RPC server, the dBFT service, the state-root
-service and the monitoring listeners. It is the one place where the services are wired to each other
+the P2P server, the JSON-RPC server, the dBFT service, the state-root,
+oracle and notary services (with the P2P notary request pool on networks
+with P2PSigExtensions) and the monitoring listeners. It is the one place where the services are wired to each other
 (layer L5 of docs/architecture.md); each service only knows the small
 interfaces and func fields of its own Config.
 
@@ -11,7 +12,7 @@ interfaces and func fields of its own Config.
 
 or, for a program that wants the node beside other work:
 
-	err = n.Start(ctx)   // monitoring, mempool, P2P, oracle, RPC, state root, consensus
+	err = n.Start(ctx)   // monitoring, mempool, P2P, oracle, notary, RPC, state root, consensus
 	...                  // n.Chain(), n.Pool(), n.RPCAddrs(), n.P2PAddrs()...
 	err = n.Stop()       // reverse order, then the chain is closed
 

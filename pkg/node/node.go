@@ -21,7 +21,9 @@ import (
 	"github.com/n3d-io/n3d/pkg/core/txpipe"
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
 	"github.com/n3d-io/n3d/pkg/network"
+	"github.com/n3d-io/n3d/pkg/network/notarypool"
 	"github.com/n3d-io/n3d/pkg/rpc/server"
+	"github.com/n3d-io/n3d/pkg/services/notary"
 	"github.com/n3d-io/n3d/pkg/services/oracle"
 	"github.com/n3d-io/n3d/pkg/services/stateroot"
 	"github.com/n3d-io/n3d/pkg/storage"
@@ -60,15 +62,20 @@ type Node struct {
 	fatal   chan error // the chain stopped for good (fatal.go)
 
 	// Set by Start, before it returns; read-only afterwards.
-	pool     *mempool.Pool
-	pipe     *txpipe.Pipeline
-	p2p      atomic.Pointer[network.Server] // set once the server runs
-	rpc      *server.Server
-	cons     *consensus.Service
-	sr       *stateroot.Service
-	oracle   *oracle.Service // nil when disabled
-	reloaded []util.Uint256  // saved pool transactions to announce
-	monitor  []net.Addr      // Prometheus and pprof listeners
+	pool   *mempool.Pool
+	pipe   *txpipe.Pipeline
+	p2p    atomic.Pointer[network.Server] // set once the server runs
+	rpc    *server.Server
+	cons   *consensus.Service
+	sr     *stateroot.Service
+	oracle *oracle.Service // nil when disabled
+	// notaryPool is the P2P notary request pool (nil without
+	// P2PSigExtensions); notary the notary service (nil when disabled).
+	notaryPool     *notarypool.Pool
+	notaryPoolSize prometheus.Gauge
+	notary         atomic.Pointer[notary.Service]
+	reloaded       []util.Uint256 // saved pool transactions to announce
+	monitor        []net.Addr     // Prometheus and pprof listeners
 
 	mu      sync.Mutex
 	started bool
@@ -323,6 +330,10 @@ func (n *Node) startServices(ctx context.Context) error {
 	if n.sr, err = n.newStateRoot(); err != nil {
 		return err
 	}
+	// The notary request pool, read by the P2P and RPC servers.
+	if err := n.newNotaryPool(); err != nil {
+		return err
+	}
 	stopNet, err := n.startNetwork(ctx)
 	if err != nil {
 		return err
@@ -335,6 +346,13 @@ func (n *Node) startServices(ctx context.Context) error {
 	}
 	if stopOracle != nil { // nil: disabled
 		n.st.add("oracle", stopOracle)
+	}
+	stopNotary, err := n.startNotary(ctx)
+	if err != nil {
+		return err
+	}
+	if stopNotary != nil { // nil: no P2PSigExtensions
+		n.st.add("notary", stopNotary)
 	}
 	stopRPC, err := n.startRPC(ctx)
 	if err != nil {

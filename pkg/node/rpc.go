@@ -37,6 +37,7 @@ func (n *Node) rpcConfig() server.Config {
 		ChainEvents: n.chain,
 		PoolEvents:  n.pool,
 		Oracle:      n.oracleHandler(),
+		Notary:      n.notaryHandler(),
 	}
 }
 

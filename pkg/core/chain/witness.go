@@ -1,7 +1,6 @@
 package chain
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
@@ -277,7 +276,7 @@ func (c *Chain) runWitnessFee(d *dao.DAO, container any, h util.Uint160, w *tran
 		return 0, fmt.Errorf("verification result is not a boolean: %w", err)
 	}
 	if !ok {
-		return 0, errors.New("verification returned false")
+		return v.GasConsumed(), ErrWitnessFalse
 	}
 	return v.GasConsumed(), nil
 }

@@ -211,3 +211,31 @@ func (n *Notary) verify(ic *interop.Context, sig []byte) (bool, error) {
 	}
 	return false, nil
 }
+
+// MaxNotValidBeforeDelta is the stored MaxNotValidBeforeDelta (how far
+// ahead of the height a notary request's fallback may set NotValidBefore).
+func (n *Notary) MaxNotValidBeforeDelta(d *dao.DAO) (uint32, error) {
+	v, err := d.GetBigInt(n.md.ID, []byte{notaryPrefixMaxNVBDelta})
+	if err != nil {
+		return 0, err
+	}
+	if !v.IsUint64() || v.Uint64() > 1<<32-1 {
+		return 0, fmt.Errorf("native: Notary MaxNotValidBeforeDelta %s out of range", v)
+	}
+	return uint32(v.Uint64()), nil
+}
+
+// NotaryNodes are the keys designated for the P2PNotary role at index.
+func (n *Notary) NotaryNodes(d *dao.DAO, index uint32) (keys.PublicKeys, error) {
+	l, err := n.Designate.DesignatedByRole(d, RoleP2PNotary, index)
+	if err != nil {
+		return nil, err
+	}
+	out := make(keys.PublicKeys, len(l))
+	for i, b := range l {
+		if out[i], err = keys.NewPublicKeyFromBytes(b); err != nil {
+			return nil, fmt.Errorf("native: notary node %d: %w", i, err)
+		}
+	}
+	return out, nil
+}

@@ -2,6 +2,7 @@ package payload
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 
@@ -115,6 +116,14 @@ func (p *P2PNotaryRequest) Hash() util.Uint256 {
 		p.hashed = true
 	}
 	return p.hash
+}
+
+// SignData is what the payload's witness signs: the network magic (u32
+// LE) followed by Hash, as for transactions (keys.PrivateKey.Sign hashes
+// it once more).
+func (p *P2PNotaryRequest) SignData(magic uint32) []byte {
+	h := p.Hash()
+	return append(binary.LittleEndian.AppendUint32(make([]byte, 0, 4+len(h)), magic), h[:]...)
 }
 
 // InvalidateCache drops the cached hash after a field changed.

@@ -125,3 +125,17 @@ func TestInventoryTypeValidWith(t *testing.T) {
 }
 
 func FuzzP2PNotaryRequest(f *testing.F) { fuzzDecoder[P2PNotaryRequest](f, testNotaryRequest()) }
+
+// TestNotaryRequestSignData: the payload's witness signs the network magic
+// (little-endian) followed by the hash of both transactions, as for a
+// transaction; a changed fallback changes it.
+func TestNotaryRequestSignData(t *testing.T) {
+	r := testNotaryRequest()
+	d := r.SignData(0x01020304)
+	h := r.Hash()
+	require.Equal(t, append([]byte{4, 3, 2, 1}, h[:]...), d)
+	r.FallbackTransaction.Nonce++
+	r.FallbackTransaction.InvalidateCache()
+	r.InvalidateCache()
+	require.NotEqual(t, d, r.SignData(0x01020304))
+}

@@ -3,8 +3,10 @@ package server
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/n3d-io/n3d/pkg/core/chain"
+	"github.com/n3d-io/n3d/pkg/core/dao"
 	"github.com/n3d-io/n3d/pkg/core/mempool"
 	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/network/payload"
@@ -61,11 +63,17 @@ func (s *Server) submitNotaryRequest(ps params.Params) (any, *result.Error) {
 		return nil, errInsufficientFunds.WithData(notaryPoolPrefix + "insufficient funds")
 	}
 	if fromChain(err) {
-		// The fallback's own verification: worded as sendrawtransaction's.
-		return nil, s.txRejection(err, fb)
+		// The fallback's own verification: worded as sendrawtransaction's,
+		// behind the pool's prefix as neo-go.
+		e := s.partialRejection(err, fb)
+		return nil, e.WithData(notaryPoolPrefix + e.Data)
 	}
 	// The request's own checks (payload witness, fallback sender, deposit
-	// lock), which neo-go runs first and answers as unclassified.
+	// lock), which neo-go runs first and answers as unclassified, but a
+	// payload witness returning false as an invalid signature.
+	if errors.Is(err, chain.ErrWitnessFalse) {
+		return nil, result.ErrInvalidSignature.WithData(notaryPoolPrefix + "data verification failed: " + err.Error())
+	}
 	return nil, errVerificationFailed.WithData(notaryPoolPrefix + "data verification failed: " + err.Error())
 }
 
@@ -116,4 +124,73 @@ func (s *Server) getRawNotaryTransaction(ps params.Params) (any, *result.Error) 
 		return tx, nil
 	}
 	return rawTx(tx)
+}
+
+// partialRejection answers the verdict err of chain.VerifyPartialTx on a
+// request's fallback as neo-go words it: the chain checks in neo-go's
+// order, so the sentinel names the failed check; expiry has no upper
+// bound, the Notary's placeholder witness may return false and
+// NotValidBefore follows the Notary's MaxNotValidBeforeDelta.
+func (s *Server) partialRejection(err error, tx *transaction.Transaction) *result.Error {
+	d := s.view()
+	switch {
+	case errors.Is(err, chain.ErrTxSystemFee), errors.Is(err, chain.ErrTxInvalidScript):
+		return s.txRejection(err, tx)
+	case errors.Is(err, chain.ErrTxValidUntilBlock):
+		return relayReject(errExpiredTransaction, "transaction has expired: ValidUntilBlock = %d, current height = %d",
+			tx.ValidUntilBlock, s.chain.BlockHeight())
+	case errors.Is(err, chain.ErrTxBlockedSigner):
+		if acc, ok := s.blockedSigner(d, tx); ok {
+			return relayReject(errPolicyFailed, "not allowed by policy: account %s is blocked", acc)
+		}
+		return errPolicyFailed.WithData(err.Error())
+	case errors.Is(err, chain.ErrTxTooBig):
+		return relayReject(errInvalidSize, "too big transaction: (%d > MaxTransactionSize %d)",
+			tx.Size(), transaction.MaxTransactionSize)
+	case errors.Is(err, chain.ErrAlreadyExists):
+		return errAlreadyExists.WithData("already exists in blockchain")
+	case errors.Is(err, chain.ErrTxConflicts):
+		return errVerificationFailed.WithData("blockchain: has conflicts")
+	case errors.Is(err, chain.ErrTxInvalidAttribute):
+		c := cause(err, chain.ErrTxInvalidAttribute)
+		if rest, ok := strings.CutPrefix(c, transaction.AttrNotValidBefore.String()+": "); ok {
+			return relayReject(errInvalidAttribute, "invalid attribute: %s", rest)
+		}
+		return s.attributeRejection(err, tx)
+	}
+	need, nerr := s.neededNetworkFee(d, tx)
+	if nerr == nil && tx.NetworkFee < need {
+		return relayReject(errInsufficientNetworkFee, "too small network fee: net fee is %d, need %d", tx.NetworkFee, need)
+	}
+	if nerr == nil {
+		if e := s.partialWitnessRejection(d, tx, tx.NetworkFee-need); e != nil {
+			return e
+		}
+	}
+	return s.poolRejection(err, tx)
+}
+
+// partialWitnessRejection is witnessRejection for a partially signed
+// transaction: the first witness returning false is accepted.
+func (s *Server) partialWitnessRejection(d *dao.DAO, tx *transaction.Transaction, gas int64) *result.Error {
+	if len(tx.Witnesses) != len(tx.Signers) {
+		return nil
+	}
+	for i, sg := range tx.Signers {
+		w := &tx.Witnesses[i]
+		if e := s.witnessShape(d, i, sg, w); e != nil {
+			return e
+		}
+		used, err := s.chain.VerifyWitness(sg.Account, tx, w, gas)
+		switch {
+		case err == nil:
+			gas -= used
+		case errors.Is(err, chain.ErrWitnessFalse) && i == 0:
+		case errors.Is(err, chain.ErrWitnessFalse):
+			return relayReject(result.ErrInvalidSignature, "witness #%d: signature check failed: invalid signature", i)
+		default:
+			return relayReject(errVerificationFailed, "witness #%d: %s", i, cause(err, chain.ErrWitness))
+		}
+	}
+	return nil
 }
