@@ -61,6 +61,13 @@ func (c *Chain) GASBalance(acc util.Uint160) (*big.Int, error) {
 // While the store refuses writes it returns the StorageErr (ErrStorage):
 // the node takes no transaction it may not be able to keep.
 func (c *Chain) VerifyTxConcurrent(tx *transaction.Transaction) error {
+	return c.verifyForPool(tx, (*txCheck).verify)
+}
+
+// verifyForPool runs check on the current state for a transaction about to
+// be pooled: refused on a closed chain, while the store refuses writes, and
+// above MaxBlockSystemFee before check runs.
+func (c *Chain) verifyForPool(tx *transaction.Transaction, check func(*txCheck, *transaction.Transaction) error) error {
 	if c.closed.Load() {
 		return ErrClosed
 	}
@@ -71,7 +78,7 @@ func (c *Chain) VerifyTxConcurrent(tx *transaction.Transaction) error {
 		return fmt.Errorf("transaction %s: %w: %d > %d", tx.Hash().String(), ErrTxSystemFee,
 			tx.SystemFee, c.proto.MaxBlockSystemFee)
 	}
-	return c.checkOnView(tx, (*txCheck).verify)
+	return c.checkOnView(tx, check)
 }
 
 // TxStillValid re-checks a pooled transaction after a block: whether it

@@ -35,17 +35,7 @@ var ErrWitnessFalse = errors.New("verification returned false")
 // the attributes with the partial NotValidBefore rule. Safe for concurrent
 // use.
 func (c *Chain) VerifyPartialTx(tx *transaction.Transaction) error {
-	if c.closed.Load() {
-		return ErrClosed
-	}
-	if err := c.StorageErr(); err != nil {
-		return fmt.Errorf("transaction %s: %w", tx.Hash().String(), err)
-	}
-	if tx.SystemFee > c.proto.MaxBlockSystemFee {
-		return fmt.Errorf("transaction %s: %w: %d > %d", tx.Hash().String(), ErrTxSystemFee,
-			tx.SystemFee, c.proto.MaxBlockSystemFee)
-	}
-	return c.checkOnView(tx, (*txCheck).verifyPartial)
+	return c.verifyForPool(tx, (*txCheck).verifyPartial)
 }
 
 // PartialTxStillRelevant re-checks a pooled notary request's fallback after
@@ -120,18 +110,11 @@ func (tc *txCheck) verifyPartial(tx *transaction.Transaction) error {
 func (tc *txCheck) attributeFees(tx *transaction.Transaction) (int64, error) {
 	var total int64
 	for i := range tx.Attributes {
-		a := &tx.Attributes[i]
-		base, err := tc.n.AttributeFee(tc.d, a.Type)
+		fee, err := tc.attributeFee(tx, &tx.Attributes[i])
 		if err != nil {
-			return 0, fmt.Errorf("attribute fee: %w", err)
+			return 0, err
 		}
-		switch v := a.Value.(type) {
-		case *transaction.Conflicts:
-			base *= int64(len(tx.Signers))
-		case *transaction.NotaryAssisted:
-			base *= int64(v.NKeys) + 1
-		}
-		total += base
+		total += fee
 	}
 	return total, nil
 }

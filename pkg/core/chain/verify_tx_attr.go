@@ -46,19 +46,29 @@ func (tc *txCheck) verifyAttributes(tx *transaction.Transaction) (int64, error) 
 		if err := tc.verifyAttribute(tx, a); err != nil {
 			return 0, fmt.Errorf("%w: %s: %w", ErrTxInvalidAttribute, a.Type, err)
 		}
-		base, err := tc.n.AttributeFee(tc.d, a.Type)
+		fee, err := tc.attributeFee(tx, a)
 		if err != nil {
-			return 0, fmt.Errorf("attribute fee: %w", err)
+			return 0, err
 		}
-		switch v := a.Value.(type) {
-		case *transaction.Conflicts:
-			base *= int64(len(tx.Signers))
-		case *transaction.NotaryAssisted:
-			base *= int64(v.NKeys) + 1
-		}
-		total += base
+		total += fee
 	}
 	return total, nil
+}
+
+// attributeFee is the Policy fee of one attribute of tx (Conflicts ×
+// signers, NotaryAssisted × (keys + 1)).
+func (tc *txCheck) attributeFee(tx *transaction.Transaction, a *transaction.Attribute) (int64, error) {
+	base, err := tc.n.AttributeFee(tc.d, a.Type)
+	if err != nil {
+		return 0, fmt.Errorf("attribute fee: %w", err)
+	}
+	switch v := a.Value.(type) {
+	case *transaction.Conflicts:
+		base *= int64(len(tx.Signers))
+	case *transaction.NotaryAssisted:
+		base *= int64(v.NKeys) + 1
+	}
+	return base, nil
 }
 
 func (tc *txCheck) verifyAttribute(tx *transaction.Transaction, a *transaction.Attribute) error {
