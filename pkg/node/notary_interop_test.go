@@ -5,11 +5,6 @@ package node
 import (
 	"bytes"
 	"encoding/json"
-	"io"
-	"net"
-	"net/http"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -18,10 +13,12 @@ import (
 	"github.com/stretchr/testify/require"
 	"gopkg.in/yaml.v3"
 
+	"github.com/n3d-io/n3d/internal/neogotest"
 	"github.com/n3d-io/n3d/pkg/config"
 	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
 	"github.com/n3d-io/n3d/pkg/network/payload"
+	"github.com/n3d-io/n3d/pkg/node/nodetest"
 	"github.com/n3d-io/n3d/pkg/rpc/result"
 	"github.com/n3d-io/n3d/pkg/smartcontract/callflag"
 	"github.com/n3d-io/n3d/pkg/vm/emit"
@@ -51,13 +48,6 @@ func notaryProtocol(validator, notary string) map[string]any {
 	}
 }
 
-func interopFreeAddr(t *testing.T) string {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	defer l.Close()
-	return l.Addr().String()
-}
-
 func walletKey(t *testing.T, path, password string) *keys.PrivateKey {
 	w, err := wallet.Open(path)
 	require.NoError(t, err)
@@ -72,17 +62,17 @@ func walletKey(t *testing.T, path, password string) *keys.PrivateKey {
 }
 
 // neogoNode is a running neo-go node.
-type neogoNode struct{ p2p, rpc string }
+type neogoNode struct {
+	t        *testing.T
+	p2p, rpc string
+}
 
 // startNeogoNotary runs neo-go as the validator (wallet w, password one)
 // with its P2PNotary service on with the same wallet when notary is set.
 func startNeogoNotary(t *testing.T, protocol map[string]any, w string, notary bool) *neogoNode {
-	bin := os.Getenv("NEOGO_BIN")
-	if bin == "" {
-		t.Fatal("NEOGO_BIN is not set: run scripts/neogo-notary-interop.sh (make interop-notary)")
-	}
+	bin := neogotest.Bin(t, "run scripts/neogo-notary-interop.sh (make interop-notary)")
 	dir := t.TempDir()
-	n := &neogoNode{p2p: interopFreeAddr(t), rpc: interopFreeAddr(t)}
+	n := &neogoNode{t: t, p2p: neogotest.FreeAddr(t), rpc: neogotest.FreeAddr(t)}
 	unlock := map[string]any{"Path": w, "Password": "one"}
 	app := map[string]any{
 		"DBConfiguration": map[string]any{"Type": "inmemory"},
@@ -93,77 +83,30 @@ func startNeogoNotary(t *testing.T, protocol map[string]any, w string, notary bo
 		"P2PNotary": map[string]any{"Enabled": notary, "UnlockWallet": unlock},
 		"RPC":       map[string]any{"Enabled": true, "Addresses": []string{n.rpc}},
 	}
-	b, err := yaml.Marshal(map[string]any{"ProtocolConfiguration": protocol, "ApplicationConfiguration": app})
-	require.NoError(t, err)
-	cfgPath := filepath.Join(dir, "neogo.yml")
-	require.NoError(t, os.WriteFile(cfgPath, b, 0o644))
-	logPath := filepath.Join(dir, "node.log")
-	log, err := os.Create(logPath)
-	require.NoError(t, err)
-	cmd := exec.Command(bin, "node", "--config-file", cfgPath)
-	cmd.Stdout, cmd.Stderr = log, log
-	require.NoError(t, cmd.Start())
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait(); log.Close() }()
-	t.Cleanup(func() {
-		if cmd.Process.Signal(os.Interrupt) == nil {
-			select {
-			case <-exited:
-			case <-time.After(10 * time.Second):
-				_ = cmd.Process.Kill()
-				<-exited
-			}
-		}
-		if t.Failed() {
-			b, _ := os.ReadFile(logPath)
-			t.Logf("neo-go log (last 8 KiB):\n%s", b[max(0, len(b)-8192):])
-		}
-	})
-	require.Eventually(t, func() bool { _, e, err := n.call("getblockcount"); return err == nil && e == nil },
-		30*time.Second, 100*time.Millisecond, "neo-go RPC did not come up")
+	cfgPath := neogotest.WriteYAML(t, filepath.Join(dir, "neogo.yml"),
+		map[string]any{"ProtocolConfiguration": protocol, "ApplicationConfiguration": app})
+	neogotest.Start(t, bin, cfgPath, n.rpc)
 	return n
 }
 
-func (n *neogoNode) call(method string, params ...any) (json.RawMessage, *result.Error, error) {
-	if params == nil {
-		params = []any{}
-	}
-	body, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
-	if err != nil {
-		return nil, nil, err
-	}
-	c := &http.Client{Timeout: 10 * time.Second}
-	resp, err := c.Post("http://"+n.rpc, "application/json", bytes.NewReader(body))
-	if err != nil {
-		return nil, nil, err
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return nil, nil, err
-	}
-	var out struct {
-		Result json.RawMessage `json:"result"`
-		Error  *result.Error   `json:"error"`
-	}
-	if err := json.Unmarshal(raw, &out); err != nil {
-		return nil, nil, err
-	}
-	return out.Result, out.Error, nil
+// call asks neo-go; the error is neo-go's JSON-RPC error, a request that
+// gets no answer fails the test.
+func (n *neogoNode) call(method string, params ...any) (json.RawMessage, *result.Error) {
+	n.t.Helper()
+	return nodetest.NewClient("http://"+n.rpc).Call(n.t, method, params...)
 }
 
 func (n *neogoNode) result(t *testing.T, method string, params ...any) json.RawMessage {
 	t.Helper()
-	res, e, err := n.call(method, params...)
-	require.NoError(t, err)
+	res, e := n.call(method, params...)
 	require.Nil(t, e, "%s: %v", method, e)
 	return res
 }
 
 // neogoHas reports whether neo-go's chain holds tx h with a HALT.
 func (n *neogoNode) halted(t *testing.T, h string) bool {
-	res, e, err := n.call("getapplicationlog", h)
-	if err != nil || e != nil {
+	res, e := n.call("getapplicationlog", h)
+	if e != nil {
 		return false
 	}
 	var log struct {
@@ -203,8 +146,7 @@ func startN3dNotary(t *testing.T, protocol map[string]any, seed, w, pw string) *
 // sameAnswer requires the same answer (result or error) from both nodes.
 func sameAnswer(t *testing.T, ng *neogoNode, r *runningNode, method string, params ...any) json.RawMessage {
 	t.Helper()
-	res, e, err := ng.call(method, params...)
-	require.NoError(t, err)
+	res, e := ng.call(method, params...)
 	ours, oe := r.call(method, params...)
 	require.Equal(t, e, oe, "%s %v: errors (neo-go, n3d)", method, params)
 	if e == nil {
@@ -262,8 +204,8 @@ func runNotaryInterop(t *testing.T, ng *neogoNode, r *runningNode, vKey *keys.Pr
 	r.result("submitnotaryrequest", reqBase64(t, req0))
 	fb0 := req0.FallbackTransaction.Hash().String()
 	require.Eventually(t, func() bool {
-		res, e, err := ng.call("getrawnotarypool")
-		return err == nil && e == nil && bytes.Contains(res, []byte(fb0))
+		res, e := ng.call("getrawnotarypool")
+		return e == nil && bytes.Contains(res, []byte(fb0))
 	}, 20*time.Second, 50*time.Millisecond, "neo-go did not receive the request over P2P")
 	sameAnswer(t, ng, r, "getrawnotarypool")
 	for _, hh := range []string{main.Hash().String(), fb0} {
@@ -350,8 +292,7 @@ func refusedAsNeogo(t *testing.T, ng *neogoNode, r *runningNode, p *multisigPart
 	}
 	for name, mk := range cases {
 		q := mk()
-		res, e, err := ng.call("submitnotaryrequest", reqBase64(t, q))
-		require.NoError(t, err)
+		res, e := ng.call("submitnotaryrequest", reqBase64(t, q))
 		require.NotNil(t, e, "%s: neo-go accepted it: %s", name, res)
 		_, oe := r.call("submitnotaryrequest", reqBase64(t, q))
 		require.Equal(t, e, oe, "%s: errors (neo-go, n3d)", name)
