@@ -23,11 +23,15 @@ import (
 // File format: the magic "n3dpool1", then one record per transaction:
 // u32 LE length of the transaction bytes, u32 LE CRC-32C of them, the
 // transaction as on the wire. Records are appended as transactions are
-// accepted (one write(2) each: the record survives the process, and a
-// power loss too with JournalConfig.Sync); transactions that leave the
-// pool are not recorded, the file is rewritten (Compact: temporary file,
-// fsync, rename) with the pool's current transactions when it holds more
-// than twice MaxTransactions records, and at a clean stop. Reading stops
+// accepted: Stage buffers a record, Flush writes every buffered record in
+// one write(2) (group commit: callers arriving while a write is under way
+// wait for it and are served by the next one), Append does both. A
+// written record survives the process, and a power loss too with
+// JournalConfig.Sync. Transactions that leave the pool are not recorded;
+// the file is rewritten (Compact: temporary file, fsync, rename) with the
+// pool's current transactions when most of its records are of
+// transactions no longer pooled (Forget), when it holds more than twice
+// MaxTransactions records, and at a clean stop. Reading stops
 // at the first torn or corrupt record (the tail of a crashed append) and
 // keeps the last MaxTransactions distinct transactions read; re-adding them
 // goes through the chain's verification (Reload), so the included, expired
@@ -64,9 +68,28 @@ type Journal struct {
 
 	mu      sync.Mutex
 	f       *os.File
-	inFile  map[util.Uint256]struct{} // transactions with a record in f
-	records int
+	size    int64                     // bytes of f known written whole
+	inFile  map[util.Uint256]struct{} // pooled transactions with a record in f or pending
+	records int                       // records in f and pending
 	closed  bool
+
+	// Group commit (persist_flush.go): records staged but not written,
+	// sequence numbers of the last staged and the last written record,
+	// and whether a Flush is writing (outside mu).
+	pending   []byte
+	pendingTx []pendingRecord
+	staged    uint64
+	written   uint64
+	flushing  bool
+	flushDone *sync.Cond // on mu: a write ended
+
+	subCap int // Follow's subscription capacity when set (tests)
+}
+
+// pendingRecord is a staged record: its transaction and end in pending.
+type pendingRecord struct {
+	hash util.Uint256
+	end  int
 }
 
 // OpenJournal opens (creating it when absent) the saved pool and returns
@@ -84,6 +107,7 @@ func OpenJournal(cfg JournalConfig) (*Journal, []*transaction.Transaction, error
 		return nil, nil, err
 	}
 	j := &Journal{cfg: cfg}
+	j.flushDone = sync.NewCond(&j.mu)
 	if err := j.rewrite(txs); err != nil {
 		return nil, nil, err
 	}
@@ -180,43 +204,33 @@ func appendRecord(dst []byte, tx *transaction.Transaction) ([]byte, error) {
 	return append(dst, raw...), nil
 }
 
-// Append records tx (a transaction the pool accepted) before returning,
-// unless the file has it already. Call it before telling anyone the
-// transaction was accepted.
+// Append records tx (a transaction the pool accepted) and writes it
+// before returning (Stage and Flush), unless the file has it already.
 func (j *Journal) Append(tx *transaction.Transaction) error {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	if j.closed {
-		return fmt.Errorf("%w: closed", ErrJournal)
-	}
-	h := tx.Hash()
-	if _, ok := j.inFile[h]; ok {
-		return nil
-	}
-	rec, err := appendRecord(nil, tx)
-	if err != nil {
+	if err := j.Stage(tx); err != nil {
 		return err
 	}
-	if _, err := j.f.Write(rec); err != nil {
-		return fmt.Errorf("%w: %w", ErrJournal, err)
-	}
-	if j.cfg.Sync {
-		if err := j.f.Sync(); err != nil {
-			return fmt.Errorf("%w: %w", ErrJournal, err)
-		}
-	}
-	j.inFile[h] = struct{}{}
-	j.records++
-	return nil
+	return j.Flush()
 }
 
 // NeedsCompaction reports whether the file holds more than twice
-// MaxTransactions records.
+// MaxTransactions records, or more records of transactions no longer
+// pooled (Forget) than of pooled ones and at least compactSlack of them.
 func (j *Journal) NeedsCompaction() bool {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	return j.records > 2*j.cfg.MaxTransactions
+	dead := j.records - len(j.inFile)
+	slack := min(compactSlack, j.cfg.MaxTransactions/4+1)
+	return j.records > 2*j.cfg.MaxTransactions || (dead >= slack && dead > len(j.inFile))
 }
+
+// compactSlack is the most records of transactions no longer pooled the
+// file keeps beyond its live ones (a quarter of MaxTransactions when that
+// is less): a file holds at most twice the pool's transactions plus this
+// many records, and a rewrite (O(pool)) comes after at least as many
+// removals as it writes, so the work per block stays proportional to the
+// transactions the block removes.
+const compactSlack = 1024
 
 // Compact rewrites the file with txs (the pool's current transactions;
 // at most MaxTransactions of them are kept, the first ones).
@@ -249,12 +263,15 @@ func (j *Journal) Close(txs []*transaction.Transaction) error {
 // fsync'd, renamed over the old one (the directory fsync'd too), so a
 // crash leaves either file whole. REQUIRES: j.mu held.
 func (j *Journal) rewrite(txs []*transaction.Transaction) error {
+	for j.flushing { // a Flush writing outside mu must not hit the old file
+		j.flushDone.Wait()
+	}
 	if len(txs) > j.cfg.MaxTransactions {
 		txs = txs[:j.cfg.MaxTransactions]
 	}
 	tmp := j.cfg.Path + ".tmp"
 	buf := []byte(journalMagic)
-	inFile := make(map[util.Uint256]struct{}, len(txs))
+	inFile := make(map[util.Uint256]struct{}, len(txs)+len(j.pendingTx))
 	for _, tx := range txs {
 		if _, ok := inFile[tx.Hash()]; ok {
 			continue
@@ -265,6 +282,7 @@ func (j *Journal) rewrite(txs []*transaction.Transaction) error {
 			return err
 		}
 	}
+	buf = j.takePending(buf, inFile) // staged after txs was read: kept
 	if err := writeFileSync(tmp, buf); err != nil {
 		return err
 	}
@@ -281,7 +299,9 @@ func (j *Journal) rewrite(txs []*transaction.Transaction) error {
 	if j.f != nil {
 		_ = j.f.Close() // replaced by the rename: nothing unwritten in it
 	}
-	j.f, j.inFile, j.records = f, inFile, len(inFile)
+	j.f, j.inFile, j.records, j.size = f, inFile, len(inFile), int64(len(buf))
+	j.pending, j.pendingTx, j.written = j.pending[:0], j.pendingTx[:0], j.staged
+	j.flushDone.Broadcast()
 	return nil
 }
 
