@@ -12,8 +12,8 @@ import (
 // metrics are the chain's Prometheus collectors (docs/monitoring.md):
 // the height, the last block's time and interval, the transactions added,
 // the height handed to the store (block_height - persisted_height is the
-// persist lag: blocks held only in the write cache) and the keys not yet
-// written (the database's backlog).
+// persist lag: blocks held only in the write cache), the keys not yet
+// written (the database's backlog) and whether the store takes writes.
 type metrics struct {
 	height    prometheus.Gauge
 	persisted prometheus.Gauge
@@ -21,6 +21,7 @@ type metrics struct {
 	interval  prometheus.Histogram
 	txs       prometheus.Counter
 	cached    prometheus.Gauge
+	storageOK prometheus.Gauge
 }
 
 func newMetrics(reg prometheus.Registerer) (*metrics, error) {
@@ -50,6 +51,10 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 			Namespace: "n3d", Subsystem: "chain", Name: "unpersisted_keys",
 			Help: "Changed keys in the write cache not yet written to the database (being written included).",
 		}),
+		storageOK: prometheus.NewGauge(prometheus.GaugeOpts{
+			Namespace: "n3d", Subsystem: "chain", Name: "storage_ok",
+			Help: "1 while the store takes writes; 0 while it refuses them and the chain accepts no blocks or transactions.",
+		}),
 	}
 	var err error
 	if m.height, err = promutil.Register(reg, m.height); err == nil {
@@ -57,7 +62,9 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 			if m.timestamp, err = promutil.Register(reg, m.timestamp); err == nil {
 				if m.interval, err = promutil.Register(reg, m.interval); err == nil {
 					if m.txs, err = promutil.Register(reg, m.txs); err == nil {
-						m.cached, err = promutil.Register(reg, m.cached)
+						if m.cached, err = promutil.Register(reg, m.cached); err == nil {
+							m.storageOK, err = promutil.Register(reg, m.storageOK)
+						}
 					}
 				}
 			}
@@ -74,6 +81,17 @@ func (m *metrics) loaded(tip *block.Header) {
 	m.height.Set(float64(tip.Index))
 	m.persisted.Set(float64(tip.Index))
 	m.timestamp.Set(float64(tip.Timestamp) / 1000)
+	m.storageOK.Set(1)
+}
+
+// storageState records the store refusing writes (err) or taking them
+// again (nil).
+func (m *metrics) storageState(err error) {
+	if err != nil {
+		m.storageOK.Set(0)
+		return
+	}
+	m.storageOK.Set(1)
 }
 
 // blockAdded records b, added after prev (nil for the genesis block).
