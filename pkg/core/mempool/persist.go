@@ -82,6 +82,7 @@ type Journal struct {
 	written   uint64
 	flushing  bool
 	flushDone *sync.Cond // on mu: a write ended
+	writes    int        // Flush's writes (benchmarks)
 
 	subCap int // Follow's subscription capacity when set (tests)
 }

@@ -2,6 +2,7 @@ package mempool
 
 import (
 	"fmt"
+	"runtime"
 
 	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/util"
@@ -56,6 +57,13 @@ func (j *Journal) Flush() error {
 			j.flushDone.Wait()
 			continue
 		}
+		// Let the goroutines ready to run stage theirs first: one write
+		// then carries them all.
+		j.flushing = true
+		j.mu.Unlock()
+		runtime.Gosched()
+		j.mu.Lock()
+		j.flushing = false
 		if err := j.writePendingLocked(); err != nil {
 			return err
 		}
@@ -84,6 +92,7 @@ func (j *Journal) writePendingLocked() error {
 	}
 	j.size += int64(len(buf))
 	j.written = upto
+	j.writes++
 	return nil
 }
 
