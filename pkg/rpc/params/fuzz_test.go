@@ -81,3 +81,24 @@ func FuzzDecodeObject(f *testing.F) {
 		}
 	})
 }
+
+// FuzzPlainString checks GetString's shortcut against json.Unmarshal:
+// where it takes a value, Unmarshal into a string gives the same.
+func FuzzPlainString(f *testing.F) {
+	for _, s := range []string{`"AAEC+/="`, `"a\"b"`, `"\u0041"`, `""`, `"é"`, `"`, `"a"b"`, "\"\x01\"", `5`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		s, ok := plainString(raw)
+		if !ok {
+			return
+		}
+		var want string
+		if err := json.Unmarshal(raw, &want); err != nil {
+			t.Fatalf("shortcut took %q, Unmarshal: %v", raw, err)
+		}
+		if s != want {
+			t.Fatalf("shortcut %q, Unmarshal %q", s, want)
+		}
+	})
+}
