@@ -28,7 +28,8 @@ import (
 // wait for it and are served by the next one), Append does both. A
 // written record survives the process, and a power loss too with
 // JournalConfig.Sync. Transactions that leave the pool are not recorded;
-// the file is rewritten (Compact: temporary file, fsync, rename) with the
+// the file is rewritten (Compact: temporary file, rename; fsync'd with
+// Sync, and always at open and at a clean stop) with the
 // pool's current transactions when most of its records are of
 // transactions no longer pooled (Forget), when it holds more than twice
 // MaxTransactions records, and at a clean stop. Reading stops
@@ -109,7 +110,7 @@ func OpenJournal(cfg JournalConfig) (*Journal, []*transaction.Transaction, error
 	}
 	j := &Journal{cfg: cfg}
 	j.flushDone = sync.NewCond(&j.mu)
-	if err := j.rewrite(txs); err != nil {
+	if err := j.rewrite(txs, true); err != nil {
 		return nil, nil, err
 	}
 	return j, txs, nil
@@ -234,14 +235,29 @@ func (j *Journal) NeedsCompaction() bool {
 const compactSlack = 1024
 
 // Compact rewrites the file with txs (the pool's current transactions;
-// at most MaxTransactions of them are kept, the first ones).
+// at most MaxTransactions of them are kept, the first ones). The new file
+// is fsync'd only with JournalConfig.Sync, as appended records are: a
+// compaction comes every few blocks under load and must not stall the
+// accept path on the disk.
 func (j *Journal) Compact(txs []*transaction.Transaction) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if j.closed {
 		return fmt.Errorf("%w: closed", ErrJournal)
 	}
-	return j.rewrite(txs)
+	return j.rewrite(txs, j.cfg.Sync)
+}
+
+// compactPool is Compact with p's transactions read under j.mu: a
+// transaction p accepts meanwhile is staged after the rewrite, so none
+// written to the old file is missing from the new one.
+func (j *Journal) compactPool(p *Pool) error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.closed {
+		return fmt.Errorf("%w: closed", ErrJournal)
+	}
+	return j.rewrite(p.GetVerifiedTransactions(), j.cfg.Sync)
 }
 
 // Close saves txs (the pool at a clean stop) and closes the file.
@@ -251,7 +267,7 @@ func (j *Journal) Close(txs []*transaction.Transaction) error {
 	if j.closed {
 		return nil
 	}
-	err := j.rewrite(txs)
+	err := j.rewrite(txs, true)
 	j.closed = true
 	if j.f != nil {
 		err = errors.Join(err, j.f.Close())
@@ -260,10 +276,11 @@ func (j *Journal) Close(txs []*transaction.Transaction) error {
 	return err
 }
 
-// rewrite replaces the file with one holding txs: a temporary file,
-// fsync'd, renamed over the old one (the directory fsync'd too), so a
-// crash leaves either file whole. REQUIRES: j.mu held.
-func (j *Journal) rewrite(txs []*transaction.Transaction) error {
+// rewrite replaces the file with one holding txs: a temporary file
+// renamed over the old one, so a crash of the process leaves either file
+// whole; with sync the file and the directory are fsync'd, so a power loss
+// does too. REQUIRES: j.mu held.
+func (j *Journal) rewrite(txs []*transaction.Transaction, sync bool) error {
 	for j.flushing { // a Flush writing outside mu must not hit the old file
 		j.flushDone.Wait()
 	}
@@ -284,14 +301,16 @@ func (j *Journal) rewrite(txs []*transaction.Transaction) error {
 		}
 	}
 	buf = j.takePending(buf, inFile) // staged after txs was read: kept
-	if err := writeFileSync(tmp, buf); err != nil {
+	if err := writeFile(tmp, buf, sync); err != nil {
 		return err
 	}
 	if err := os.Rename(tmp, j.cfg.Path); err != nil {
 		return fmt.Errorf("%w: %w", ErrJournal, err)
 	}
-	if err := syncDir(filepath.Dir(j.cfg.Path)); err != nil {
-		return err
+	if sync {
+		if err := syncDir(filepath.Dir(j.cfg.Path)); err != nil {
+			return err
+		}
 	}
 	f, err := os.OpenFile(j.cfg.Path, os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {
@@ -306,13 +325,13 @@ func (j *Journal) rewrite(txs []*transaction.Transaction) error {
 	return nil
 }
 
-func writeFileSync(path string, data []byte) error {
+func writeFile(path string, data []byte, sync bool) error {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrJournal, err)
 	}
 	_, err = f.Write(data)
-	if err == nil {
+	if err == nil && sync {
 		err = f.Sync()
 	}
 	if err = errors.Join(err, f.Close()); err != nil {

@@ -92,7 +92,7 @@ func (j *Journal) handle(p *Pool, sub **Subscription, ev Event, ok bool) bool {
 	log := j.cfg.Log
 	if !ok {
 		*sub = p.Subscribe(j.followCapacity())
-		if err := j.Compact(p.GetVerifiedTransactions()); err != nil {
+		if err := j.compactPool(p); err != nil {
 			log.Error("saving the pool failed", zap.Error(err))
 		}
 		return false
@@ -106,7 +106,7 @@ func (j *Journal) handle(p *Pool, sub **Subscription, ev Event, ok bool) bool {
 		j.Forget(ev.Tx.Hash())
 	}
 	if j.NeedsCompaction() {
-		if err := j.Compact(p.GetVerifiedTransactions()); err != nil {
+		if err := j.compactPool(p); err != nil {
 			log.Error("compacting the saved pool failed", zap.Error(err))
 		}
 	}
