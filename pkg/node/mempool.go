@@ -41,6 +41,7 @@ func (n *Node) pipelineConfig(pool *mempool.Pool) txpipe.Config {
 		Pool:     pool,
 		Relay: func(hashes []util.Uint256) {
 			if srv := n.p2p.Load(); srv != nil {
+				n.flushSaved() // announced only once saved
 				srv.AnnounceTxs(hashes)
 			}
 		},

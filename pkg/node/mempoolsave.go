@@ -29,10 +29,11 @@ func (n *Node) savedPoolPath() string {
 }
 
 // journaledPool is the pool as the ingress pipeline adds to it: an
-// accepted transaction is appended to the saved pool before the pipeline
-// reports it accepted (to RPC's sendrawtransaction, and before it is
-// announced). A failed append is logged: the transaction stays pooled,
-// and the journal's Follow records it with the pool's event.
+// accepted transaction is staged in the saved pool as it is pooled, and
+// written (flushSaved, one write for all staged so far) before RPC's
+// sendrawtransaction reports it accepted and before it is announced. A
+// failed stage is logged: the transaction stays pooled, and the journal's
+// Follow records it with the pool's event.
 type journaledPool struct {
 	*mempool.Pool
 	j   *mempool.Journal
@@ -43,10 +44,21 @@ func (p journaledPool) Add(tx *transaction.Transaction, verifiedAt uint32) error
 	if err := p.Pool.Add(tx, verifiedAt); err != nil {
 		return err
 	}
-	if err := p.j.Append(tx); err != nil {
+	if err := p.j.Stage(tx); err != nil {
 		p.log.Error("transaction not saved", zap.Stringer("hash", tx.Hash()), zap.Error(err))
 	}
 	return nil
+}
+
+// flushSaved writes the transactions staged in the saved pool (nothing
+// without one). A failure is logged: the transactions stay pooled.
+func (n *Node) flushSaved() {
+	if n.saved == nil {
+		return
+	}
+	if err := n.saved.Flush(); err != nil {
+		n.log.Named("mempool").Error("pooled transactions not saved", zap.Error(err))
+	}
 }
 
 // openSavedPool opens the saved pool of the configuration (none: nil
@@ -88,6 +100,7 @@ func (n *Node) openSavedPool(pool *mempool.Pool) (txpipe.Pool, []util.Uint256, f
 		}
 		return nil
 	}
+	n.saved = j
 	return journaledPool{Pool: pool, j: j, log: log}, hashes, stop, nil
 }
 

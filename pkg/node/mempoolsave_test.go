@@ -1,6 +1,7 @@
 package node
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
@@ -31,6 +32,12 @@ func TestNodeKeepsPoolAcrossRestart(t *testing.T) {
 	tx := gasTransfer(t, r.n, key, 7, util.Uint160{1}, 1_0000_0000)
 	require.NoError(t, r.n.SubmitTx(t.Context(), tx))
 	require.True(t, r.n.Pool().Contains(tx.Hash()))
+	// Accepted means written (a SIGKILL now would keep it), not only staged.
+	raw, err := os.ReadFile(filepath.Join(dir, "chain.mempool"))
+	require.NoError(t, err)
+	txBytes, err := tx.Bytes()
+	require.NoError(t, err)
+	require.True(t, bytes.Contains(raw, txBytes), "the saved pool has the transaction once SubmitTx returned")
 	r.stop()
 	st, err := os.Stat(filepath.Join(dir, "chain.mempool"))
 	require.NoError(t, err, "the saved pool is next to the database")

@@ -74,8 +74,9 @@ type Node struct {
 	notaryPool     *notarypool.Pool
 	notaryPoolSize prometheus.Gauge
 	notary         atomic.Pointer[notary.Service]
-	reloaded       []util.Uint256 // saved pool transactions to announce
-	monitor        []net.Addr     // Prometheus and pprof listeners
+	saved          *mempool.Journal // the saved pool; nil when off
+	reloaded       []util.Uint256   // saved pool transactions to announce
+	monitor        []net.Addr       // Prometheus and pprof listeners
 
 	mu      sync.Mutex
 	started bool
@@ -245,12 +246,17 @@ func (n *Node) Pool() *mempool.Pool { return n.pool }
 func (n *Node) Pipeline() *txpipe.Pipeline { return n.pipe }
 
 // SubmitTx hands tx to the ingress pipeline as RPC's sendrawtransaction
-// does and waits for its verdict (nil: pooled).
+// does and waits for its verdict (nil: pooled, and written to the saved
+// pool when there is one).
 func (n *Node) SubmitTx(ctx context.Context, tx *transaction.Transaction) error {
 	if n.pipe == nil {
 		return fmt.Errorf("node: %w", errNotStarted)
 	}
-	return n.pipe.SubmitWait(ctx, tx)
+	err := n.pipe.SubmitWait(ctx, tx)
+	if err == nil {
+		n.flushSaved()
+	}
+	return err
 }
 
 var errNotStarted = errors.New("not started")

@@ -30,7 +30,7 @@ func (n *Node) rpcConfig() server.Config {
 		TCPPort:     p2pPort(a.P2P),
 		Log:         n.log.Named("rpc"),
 		Registerer:  n.reg,
-		SubmitTx:    n.pipe.SubmitWait,
+		SubmitTx:    n.SubmitTx, // the saved pool written before the answer
 		SubmitBlock: n.chain.AddBlock,
 		Mempool:     n.pool,
 		Peers:       peerList{n},

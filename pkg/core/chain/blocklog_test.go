@@ -14,6 +14,7 @@ import (
 	"github.com/n3d-io/n3d/pkg/storage"
 	"github.com/n3d-io/n3d/pkg/storage/storagetest"
 	"github.com/n3d-io/n3d/pkg/util"
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/stretchr/testify/require"
 )
 
@@ -145,11 +146,14 @@ func TestDiskFullPausesAndResumes(t *testing.T) {
 	f := storagetest.NewFaultStore(inner)
 	f.LeaveOpen = true
 	states := make(chan error, 16)
+	reg := prometheus.NewRegistry()
 	c := openOn(t, cfg, f, func(c *Config) {
 		c.PersistInterval = -1 // every block
 		c.StorageRetry = time.Millisecond
 		c.OnStorageState = func(err error) { states <- err }
+		c.Registerer = reg
 	})
+	require.Equal(t, 1.0, gathered(t, reg)["n3d_chain_storage_ok"])
 	want := map[uint32]seen{}
 	generateOn(t, c, 3, want)
 	g, err := makeGenerator(c, GenerateOptions{Validators: validatorKeys(t, 3)})
@@ -163,6 +167,7 @@ func TestDiskFullPausesAndResumes(t *testing.T) {
 	require.ErrorIs(t, err, ErrStorage)
 	require.True(t, storage.IsNoSpace(err))
 	require.True(t, storage.IsNoSpace(waitState(t, states)))
+	require.Equal(t, 0.0, gathered(t, reg)["n3d_chain_storage_ok"], "the metric says the store refuses writes")
 	require.ErrorIs(t, c.StorageErr(), ErrStorage)
 	require.EqualValues(t, 3, c.BlockHeight(), "a block that is not durable is not added")
 	requireSeen(t, c, want) // reads go on
@@ -172,6 +177,7 @@ func TestDiskFullPausesAndResumes(t *testing.T) {
 
 	f.FailWrites(nil)
 	require.NoError(t, waitState(t, states), "resumes by itself")
+	require.Equal(t, 1.0, gathered(t, reg)["n3d_chain_storage_ok"])
 	require.NoError(t, c.AddBlock(next))
 	want[c.BlockHeight()] = observe(c)
 

@@ -10,8 +10,8 @@ import (
 // metrics are the chain's Prometheus collectors (docs/monitoring.md):
 // the height, the last block's time and interval, the transactions added,
 // the height handed to the store (block_height - persisted_height is the
-// persist lag: blocks held only in the write cache) and the keys not yet
-// written (the database's backlog).
+// persist lag: blocks held only in the write cache), the keys not yet
+// written (the database's backlog) and whether the store takes writes.
 type metrics struct {
 	height    prometheus.Gauge
 	persisted prometheus.Gauge
@@ -19,6 +19,7 @@ type metrics struct {
 	interval  prometheus.Histogram
 	txs       prometheus.Counter
 	cached    prometheus.Gauge
+	storageOK prometheus.Gauge
 }
 
 func newMetrics(reg prometheus.Registerer) (*metrics, error) {
@@ -32,6 +33,8 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 		txs: s.Counter("transactions_total", "Transactions in the blocks added since start."),
 		cached: s.Gauge("unpersisted_keys",
 			"Changed keys in the write cache not yet written to the database (being written included)."),
+		storageOK: s.Gauge("storage_ok",
+			"1 while the store takes writes; 0 while it refuses them and the chain accepts no blocks or transactions."),
 	}
 	return m, s.Err()
 }
@@ -41,6 +44,17 @@ func (m *metrics) loaded(tip *block.Header) {
 	m.height.Set(float64(tip.Index))
 	m.persisted.Set(float64(tip.Index))
 	m.timestamp.Set(float64(tip.Timestamp) / 1000)
+	m.storageOK.Set(1)
+}
+
+// storageState records the store refusing writes (err) or taking them
+// again (nil).
+func (m *metrics) storageState(err error) {
+	if err != nil {
+		m.storageOK.Set(0)
+		return
+	}
+	m.storageOK.Set(1)
 }
 
 // blockAdded records b, added after prev (nil for the genesis block).

@@ -98,6 +98,7 @@ func (c *Chain) storageFailed(err error) {
 	c.health.attempts = 0
 	c.log.Error("storage write failed: the chain stops accepting blocks and transactions",
 		zap.Uint32("height", c.height.Load()), zap.Error(err), zap.String("action", storageAdvice(err)))
+	c.metrics.storageState(err)
 	if c.cfg.OnStorageState != nil {
 		c.cfg.OnStorageState(err)
 	}
@@ -127,6 +128,7 @@ func (c *Chain) tryResume() {
 	c.health.failed.Store(nil)
 	c.log.Info("storage writable again: the chain accepts blocks and transactions",
 		zap.Int("attempts", c.health.attempts), zap.Uint32("height", c.height.Load()))
+	c.metrics.storageState(nil)
 	if c.cfg.OnStorageState != nil {
 		c.cfg.OnStorageState(nil)
 	}

@@ -38,11 +38,14 @@
 // blocking it: a subscriber whose channel is full is dropped. Metrics:
 // n3d_mempool_transactions (gauge) and n3d_mempool_removed_total{reason}.
 //
-// Saved pool (persist.go, persist_follow.go): a Journal appends every
-// accepted transaction to a file (Append on the accept path, or Follow on
-// the pool's events), compacts it to the pool's contents, and at the next
-// start returns the saved transactions; Reload verifies and pools them
-// again, returning those to announce. The pool itself keeps no file.
+// Saved pool (persist.go, persist_flush.go, persist_follow.go): a
+// Journal records every accepted transaction in a file (Stage on the
+// accept path, or Follow on the pool's events; Flush writes all staged
+// records in one write, shared by concurrent callers), forgets those that
+// leave the pool and compacts the file to the pool's contents once they
+// dominate it, and at the next start returns the saved transactions;
+// Reload verifies and pools them again, returning those to announce. The
+// pool itself keeps no file.
 //
 // Locking: one RWMutex guards the indexes; Add, Remove and the rebuild
 // step of UpdateForBlock hold it for writing, readers for reading; the

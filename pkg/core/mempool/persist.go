@@ -23,11 +23,16 @@ import (
 // File format: the magic "n3dpool1", then one record per transaction:
 // u32 LE length of the transaction bytes, u32 LE CRC-32C of them, the
 // transaction as on the wire. Records are appended as transactions are
-// accepted (one write(2) each: the record survives the process, and a
-// power loss too with JournalConfig.Sync); transactions that leave the
-// pool are not recorded, the file is rewritten (Compact: temporary file,
-// fsync, rename) with the pool's current transactions when it holds more
-// than twice MaxTransactions records, and at a clean stop. Reading stops
+// accepted: Stage buffers a record, Flush writes every buffered record in
+// one write(2) (group commit: callers arriving while a write is under way
+// wait for it and are served by the next one), Append does both. A
+// written record survives the process, and a power loss too with
+// JournalConfig.Sync. Transactions that leave the pool are not recorded;
+// the file is rewritten (Compact: temporary file, rename; fsync'd with
+// Sync, and always at open and at a clean stop) with the
+// pool's current transactions when most of its records are of
+// transactions no longer pooled (Forget), when it holds more than twice
+// MaxTransactions records, and at a clean stop. Reading stops
 // at the first torn or corrupt record (the tail of a crashed append) and
 // keeps the last MaxTransactions distinct transactions read; re-adding them
 // goes through the chain's verification (Reload), so the included, expired
@@ -64,9 +69,29 @@ type Journal struct {
 
 	mu      sync.Mutex
 	f       *os.File
-	inFile  map[util.Uint256]struct{} // transactions with a record in f
-	records int
+	size    int64                     // bytes of f known written whole
+	inFile  map[util.Uint256]struct{} // pooled transactions with a record in f or pending
+	records int                       // records in f and pending
 	closed  bool
+
+	// Group commit (persist_flush.go): records staged but not written,
+	// sequence numbers of the last staged and the last written record,
+	// and whether a Flush is writing (outside mu).
+	pending   []byte
+	pendingTx []pendingRecord
+	staged    uint64
+	written   uint64
+	flushing  bool
+	flushDone *sync.Cond // on mu: a write ended
+	writes    int        // Flush's writes (benchmarks)
+
+	subCap int // Follow's subscription capacity when set (tests)
+}
+
+// pendingRecord is a staged record: its transaction and end in pending.
+type pendingRecord struct {
+	hash util.Uint256
+	end  int
 }
 
 // OpenJournal opens (creating it when absent) the saved pool and returns
@@ -84,7 +109,8 @@ func OpenJournal(cfg JournalConfig) (*Journal, []*transaction.Transaction, error
 		return nil, nil, err
 	}
 	j := &Journal{cfg: cfg}
-	if err := j.rewrite(txs); err != nil {
+	j.flushDone = sync.NewCond(&j.mu)
+	if err := j.rewrite(txs, true); err != nil {
 		return nil, nil, err
 	}
 	return j, txs, nil
@@ -180,53 +206,58 @@ func appendRecord(dst []byte, tx *transaction.Transaction) ([]byte, error) {
 	return append(dst, raw...), nil
 }
 
-// Append records tx (a transaction the pool accepted) before returning,
-// unless the file has it already. Call it before telling anyone the
-// transaction was accepted.
+// Append records tx (a transaction the pool accepted) and writes it
+// before returning (Stage and Flush), unless the file has it already.
 func (j *Journal) Append(tx *transaction.Transaction) error {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	if j.closed {
-		return fmt.Errorf("%w: closed", ErrJournal)
-	}
-	h := tx.Hash()
-	if _, ok := j.inFile[h]; ok {
-		return nil
-	}
-	rec, err := appendRecord(nil, tx)
-	if err != nil {
+	if err := j.Stage(tx); err != nil {
 		return err
 	}
-	if _, err := j.f.Write(rec); err != nil {
-		return fmt.Errorf("%w: %w", ErrJournal, err)
-	}
-	if j.cfg.Sync {
-		if err := j.f.Sync(); err != nil {
-			return fmt.Errorf("%w: %w", ErrJournal, err)
-		}
-	}
-	j.inFile[h] = struct{}{}
-	j.records++
-	return nil
+	return j.Flush()
 }
 
 // NeedsCompaction reports whether the file holds more than twice
-// MaxTransactions records.
+// MaxTransactions records, or more records of transactions no longer
+// pooled (Forget) than of pooled ones and at least compactSlack of them.
 func (j *Journal) NeedsCompaction() bool {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	return j.records > 2*j.cfg.MaxTransactions
+	dead := j.records - len(j.inFile)
+	slack := min(compactSlack, j.cfg.MaxTransactions/4+1)
+	return j.records > 2*j.cfg.MaxTransactions || (dead >= slack && dead > len(j.inFile))
 }
 
+// compactSlack is the most records of transactions no longer pooled the
+// file keeps beyond its live ones (a quarter of MaxTransactions when that
+// is less): a file holds at most twice the pool's transactions plus this
+// many records, and a rewrite (O(pool)) comes after at least as many
+// removals as it writes, so the work per block stays proportional to the
+// transactions the block removes.
+const compactSlack = 1024
+
 // Compact rewrites the file with txs (the pool's current transactions;
-// at most MaxTransactions of them are kept, the first ones).
+// at most MaxTransactions of them are kept, the first ones). The new file
+// is fsync'd only with JournalConfig.Sync, as appended records are: a
+// compaction comes every few blocks under load and must not stall the
+// accept path on the disk.
 func (j *Journal) Compact(txs []*transaction.Transaction) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if j.closed {
 		return fmt.Errorf("%w: closed", ErrJournal)
 	}
-	return j.rewrite(txs)
+	return j.rewrite(txs, j.cfg.Sync)
+}
+
+// compactPool is Compact with p's transactions read under j.mu: a
+// transaction p accepts meanwhile is staged after the rewrite, so none
+// written to the old file is missing from the new one.
+func (j *Journal) compactPool(p *Pool) error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.closed {
+		return fmt.Errorf("%w: closed", ErrJournal)
+	}
+	return j.rewrite(p.GetVerifiedTransactions(), j.cfg.Sync)
 }
 
 // Close saves txs (the pool at a clean stop) and closes the file.
@@ -236,7 +267,7 @@ func (j *Journal) Close(txs []*transaction.Transaction) error {
 	if j.closed {
 		return nil
 	}
-	err := j.rewrite(txs)
+	err := j.rewrite(txs, true)
 	j.closed = true
 	if j.f != nil {
 		err = errors.Join(err, j.f.Close())
@@ -245,16 +276,20 @@ func (j *Journal) Close(txs []*transaction.Transaction) error {
 	return err
 }
 
-// rewrite replaces the file with one holding txs: a temporary file,
-// fsync'd, renamed over the old one (the directory fsync'd too), so a
-// crash leaves either file whole. REQUIRES: j.mu held.
-func (j *Journal) rewrite(txs []*transaction.Transaction) error {
+// rewrite replaces the file with one holding txs: a temporary file
+// renamed over the old one, so a crash of the process leaves either file
+// whole; with sync the file and the directory are fsync'd, so a power loss
+// does too. REQUIRES: j.mu held.
+func (j *Journal) rewrite(txs []*transaction.Transaction, sync bool) error {
+	for j.flushing { // a Flush writing outside mu must not hit the old file
+		j.flushDone.Wait()
+	}
 	if len(txs) > j.cfg.MaxTransactions {
 		txs = txs[:j.cfg.MaxTransactions]
 	}
 	tmp := j.cfg.Path + ".tmp"
 	buf := []byte(journalMagic)
-	inFile := make(map[util.Uint256]struct{}, len(txs))
+	inFile := make(map[util.Uint256]struct{}, len(txs)+len(j.pendingTx))
 	for _, tx := range txs {
 		if _, ok := inFile[tx.Hash()]; ok {
 			continue
@@ -265,14 +300,17 @@ func (j *Journal) rewrite(txs []*transaction.Transaction) error {
 			return err
 		}
 	}
-	if err := writeFileSync(tmp, buf); err != nil {
+	buf = j.takePending(buf, inFile) // staged after txs was read: kept
+	if err := writeFile(tmp, buf, sync); err != nil {
 		return err
 	}
 	if err := os.Rename(tmp, j.cfg.Path); err != nil {
 		return fmt.Errorf("%w: %w", ErrJournal, err)
 	}
-	if err := syncDir(filepath.Dir(j.cfg.Path)); err != nil {
-		return err
+	if sync {
+		if err := syncDir(filepath.Dir(j.cfg.Path)); err != nil {
+			return err
+		}
 	}
 	f, err := os.OpenFile(j.cfg.Path, os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {
@@ -281,17 +319,19 @@ func (j *Journal) rewrite(txs []*transaction.Transaction) error {
 	if j.f != nil {
 		_ = j.f.Close() // replaced by the rename: nothing unwritten in it
 	}
-	j.f, j.inFile, j.records = f, inFile, len(inFile)
+	j.f, j.inFile, j.records, j.size = f, inFile, len(inFile), int64(len(buf))
+	j.pending, j.pendingTx, j.written = j.pending[:0], j.pendingTx[:0], j.staged
+	j.flushDone.Broadcast()
 	return nil
 }
 
-func writeFileSync(path string, data []byte) error {
+func writeFile(path string, data []byte, sync bool) error {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrJournal, err)
 	}
 	_, err = f.Write(data)
-	if err == nil {
+	if err == nil && sync {
 		err = f.Sync()
 	}
 	if err = errors.Join(err, f.Close()); err != nil {

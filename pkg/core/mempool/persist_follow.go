@@ -4,18 +4,27 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"go.uber.org/zap"
 )
 
-// followCapacity is the event buffer of Follow's subscription.
+// followCapacity is the event buffer of Follow's subscription beyond
+// MaxTransactions: a block removing the whole pool does not overflow it
+// (a dropped subscription costs a rewrite of the file).
 const followCapacity = 4096
 
+// followFlushEvery is how often Follow writes the records staged by the
+// accept path that nobody flushed (transactions from peers with relaying
+// off); the accept path flushes before answering or announcing.
+const followFlushEvery = 100 * time.Millisecond
+
 // Follow keeps the journal in step with p until stop is called: every
-// transaction p accepts is appended (unless the accept path appended it
-// already with Append), and the file is compacted to p's transactions once
-// it holds more than twice MaxTransactions records. Should its
+// transaction p accepts is recorded (unless the accept path staged it
+// already), one that leaves p is forgotten, the records staged are written
+// at least every followFlushEvery, and the file is compacted to p's
+// transactions when NeedsCompaction says so. Should its
 // subscription be dropped (a burst beyond its buffer), it compacts to p's
 // transactions and subscribes again, so no pooled transaction is missed.
 // Errors are logged (at ERROR: the saved pool then lags the pool) and
@@ -24,7 +33,7 @@ const followCapacity = 4096
 func (j *Journal) Follow(p *Pool) (stop func()) {
 	done := make(chan struct{})
 	ended := make(chan struct{})
-	sub := p.Subscribe(followCapacity) // before returning: no event is missed
+	sub := p.Subscribe(j.followCapacity()) // before returning: no event is missed
 	go func() {
 		defer close(ended)
 		j.follow(p, sub, done)
@@ -36,8 +45,17 @@ func (j *Journal) Follow(p *Pool) (stop func()) {
 	}
 }
 
+func (j *Journal) followCapacity() int {
+	if j.subCap > 0 {
+		return j.subCap
+	}
+	return j.cfg.MaxTransactions + followCapacity
+}
+
 func (j *Journal) follow(p *Pool, sub *Subscription, done <-chan struct{}) {
 	defer func() { sub.Close() }()
+	tick := time.NewTicker(followFlushEvery)
+	defer tick.Stop()
 	for {
 		select {
 		case <-done:
@@ -45,15 +63,25 @@ func (j *Journal) follow(p *Pool, sub *Subscription, done <-chan struct{}) {
 				select {
 				case ev, ok := <-sub.C:
 					if !j.handle(p, &sub, ev, ok) {
+						j.flushLogged()
 						return
 					}
 				default:
+					j.flushLogged()
 					return
 				}
 			}
+		case <-tick.C:
+			j.flushLogged()
 		case ev, ok := <-sub.C:
 			j.handle(p, &sub, ev, ok)
 		}
+	}
+}
+
+func (j *Journal) flushLogged() {
+	if err := j.Flush(); err != nil {
+		j.cfg.Log.Error("saving pooled transactions failed", zap.Error(err))
 	}
 }
 
@@ -63,19 +91,22 @@ func (j *Journal) follow(p *Pool, sub *Subscription, done <-chan struct{}) {
 func (j *Journal) handle(p *Pool, sub **Subscription, ev Event, ok bool) bool {
 	log := j.cfg.Log
 	if !ok {
-		*sub = p.Subscribe(followCapacity)
-		if err := j.Compact(p.GetVerifiedTransactions()); err != nil {
+		*sub = p.Subscribe(j.followCapacity())
+		if err := j.compactPool(p); err != nil {
 			log.Error("saving the pool failed", zap.Error(err))
 		}
 		return false
 	}
-	if ev.Kind == TransactionAdded {
-		if err := j.Append(ev.Tx); err != nil {
+	switch ev.Kind {
+	case TransactionAdded:
+		if err := j.Stage(ev.Tx); err != nil {
 			log.Error("saving a pooled transaction failed", zap.Stringer("tx", ev.Tx.Hash()), zap.Error(err))
 		}
+	case TransactionRemoved:
+		j.Forget(ev.Tx.Hash())
 	}
 	if j.NeedsCompaction() {
-		if err := j.Compact(p.GetVerifiedTransactions()); err != nil {
+		if err := j.compactPool(p); err != nil {
 			log.Error("compacting the saved pool failed", zap.Error(err))
 		}
 	}

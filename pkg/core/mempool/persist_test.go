@@ -144,9 +144,10 @@ func TestJournalFollowCatchesUp(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "mempool")
 	p, l := newPool(t, 2*followCapacity)
 	j, _ := openJournal(t, path, 2*followCapacity)
+	j.subCap = followCapacity
 	stop := j.Follow(p)
 	all := journalTxs(followCapacity + 501)
-	j.mu.Lock() // Follow blocks on its first Append: the subscription overflows
+	j.mu.Lock() // Follow blocks on its first Stage: the subscription overflows
 	for _, tx := range all[:followCapacity+500] {
 		require.NoError(t, add(p, l, tx))
 	}

@@ -1,7 +1,9 @@
 package params
 
 import (
+	"bytes"
 	"encoding/json"
+	"reflect"
 	"testing"
 
 	"github.com/n3d-io/n3d/pkg/util"
@@ -47,6 +49,56 @@ func FuzzDecode(f *testing.F) {
 				_, _, _ = q.GetSignersWithWitnesses()
 				_, _ = FunctionScript(util.Uint160{}, "m", q)
 			}
+		}
+	})
+}
+
+// FuzzDecodeObject checks the single-object fast path against the general
+// one: where it decodes a body, reading the first JSON value and then
+// unmarshalling it gives the same request.
+func FuzzDecodeObject(f *testing.F) {
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"sendrawtransaction","params":["AAEC"]}`,
+		` {"method":"a"} trailing`, `{"method":1}`, `{"params":5}`, `{"id":[1]} {}`, "\t{}", `{`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fast := decodeObject(data)
+		var raw json.RawMessage
+		var slow *In
+		if err := json.NewDecoder(bytes.NewReader(data)).Decode(&raw); err == nil {
+			in := new(In)
+			if json.Unmarshal(raw, in) == nil && bytes.HasPrefix(bytes.TrimLeft(data, " \t\r\n"), []byte("{")) {
+				slow = in
+			}
+		}
+		if (fast == nil) != (slow == nil) {
+			t.Fatalf("fast path %v, general path %v", fast != nil, slow != nil)
+		}
+		if fast != nil && !reflect.DeepEqual(fast.In, slow) {
+			t.Fatalf("fast %+v, general %+v", fast.In, slow)
+		}
+	})
+}
+
+// FuzzPlainString checks GetString's shortcut against json.Unmarshal:
+// where it takes a value, Unmarshal into a string gives the same.
+func FuzzPlainString(f *testing.F) {
+	for _, s := range []string{`"AAEC+/="`, `"a\"b"`, `"\u0041"`, `""`, `"é"`, `"`, `"a"b"`, "\"\x01\"", `5`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		s, ok := plainString(raw)
+		if !ok {
+			return
+		}
+		var want string
+		if err := json.Unmarshal(raw, &want); err != nil {
+			t.Fatalf("shortcut took %q, Unmarshal: %v", raw, err)
+		}
+		if s != want {
+			t.Fatalf("shortcut %q, Unmarshal %q", s, want)
 		}
 	})
 }

@@ -74,6 +74,9 @@ func (p *Param) GetString() (string, error) {
 	if p == nil {
 		return "", ErrMissing
 	}
+	if s, ok := plainString(p.RawMessage); ok {
+		return s, nil
+	}
 	switch v := p.scalar().(type) {
 	case string:
 		return v, nil
@@ -83,6 +86,23 @@ func (p *Param) GetString() (string, error) {
 		return strconv.FormatBool(v), nil
 	}
 	return "", ErrNotStr
+}
+
+// plainString is raw's value when raw is a JSON string of printable
+// ASCII without escapes (a base64 transaction, a hash, an address): what
+// json.Unmarshal into a string gives, without its scans and copies. Any
+// other string takes the general way.
+func plainString(raw []byte) (string, bool) {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return "", false
+	}
+	in := raw[1 : len(raw)-1]
+	for _, c := range in {
+		if c < 0x20 || c == '"' || c == '\\' || c >= 0x7f {
+			return "", false
+		}
+	}
+	return string(in), true
 }
 
 // GetStringStrict returns a JSON string parameter.

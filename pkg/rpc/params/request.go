@@ -48,6 +48,9 @@ type Request struct {
 // batch ErrEmptyRequest. A batch may hold maxBatch+1 requests, as neo-go's
 // check comes before the element it counts.
 func Decode(data []byte, maxBatch int) (*Request, error) {
+	if r := decodeObject(data); r != nil {
+		return r, nil
+	}
 	var raw json.RawMessage
 	if err := json.NewDecoder(bytes.NewReader(data)).Decode(&raw); err != nil {
 		return nil, fmt.Errorf("error parsing JSON payload: %w", err)
@@ -57,6 +60,29 @@ func Decode(data []byte, maxBatch int) (*Request, error) {
 		return &Request{In: in}, nil
 	}
 	return decodeBatch(raw, maxBatch)
+}
+
+// decodeObject is Decode's path for a single request object, scanning
+// the body once instead of twice (RawMessage, then Unmarshal): a Decoder
+// reads the first JSON value and decodes it into In, which succeeds
+// exactly when Decode's RawMessage read and Unmarshal into In both do. nil
+// means the body is something else; Decode then goes the general way,
+// which words the error.
+func decodeObject(data []byte) *Request {
+	for _, c := range data {
+		switch c {
+		case ' ', '\t', '\n', '\r':
+			continue
+		case '{':
+			in := new(In)
+			if err := json.NewDecoder(bytes.NewReader(data)).Decode(in); err != nil {
+				return nil
+			}
+			return &Request{In: in}
+		}
+		return nil
+	}
+	return nil
 }
 
 func decodeBatch(data []byte, maxBatch int) (*Request, error) {

@@ -372,6 +372,14 @@ func (s *Server) write(w http.ResponseWriter, v any) {
 	if s.cfg.RPC.EnableCORSWorkaround {
 		setCORS(w.Header())
 	}
+	if r, ok := v.(response); ok { // response_fast.go
+		if b, ok := appendPlainResponse(nil, &r); ok {
+			if _, err := w.Write(b); err != nil {
+				s.log.Warn("writing RPC response", zap.Error(err))
+			}
+			return
+		}
+	}
 	if err := json.NewEncoder(w).Encode(v); err != nil {
 		s.log.Warn("writing RPC response", zap.Error(err))
 	}
