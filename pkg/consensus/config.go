@@ -124,6 +124,10 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("%w: no validators", ErrBadConfig)
 	case c.Protocol.TimePerBlock <= 0 && c.TimePerBlock == nil:
 		return fmt.Errorf("%w: no TimePerBlock", ErrBadConfig)
+	case c.Protocol.StateRootInHeader:
+		// The PrepareRequest and the block would have to carry the
+		// previous state root (neo-go's extension): not built here yet.
+		return fmt.Errorf("%w: StateRootInHeader is not supported by the consensus service", ErrBadConfig)
 	case c.MinPeers < 0 || c.StartWait < 0:
 		return fmt.Errorf("%w: negative MinPeers or StartWait", ErrBadConfig)
 	}

@@ -69,6 +69,9 @@ type ListenAddress struct {
 type Config struct {
 	// Magic is the network magic every version must carry.
 	Magic uint32
+	// StateRootInHeader: block headers carry the previous state root
+	// (the protocol's StateRootInHeader, a neo-go extension).
+	StateRootInHeader bool
 	// Listen are the listen addresses; none: no listener (dial only).
 	Listen []ListenAddress
 	// Seeds are "host:port" addresses dialled at start.

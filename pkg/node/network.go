@@ -33,6 +33,7 @@ func networkConfig(cfg config.Config) (network.Config, error) {
 	p := cfg.ProtocolConfiguration
 	return network.Config{
 		Magic:                  uint32(p.Magic),
+		StateRootInHeader:      p.StateRootInHeader,
 		Listen:                 listen,
 		Seeds:                  p.SeedList,
 		TimePerBlock:           p.TimePerBlock,
