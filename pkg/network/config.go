@@ -167,6 +167,9 @@ type Config struct {
 	// Notary enables the P2P notary request relay (P2PSigExtensions);
 	// nil: a peer sending a notary request or its inventory is dropped.
 	Notary *NotaryConfig
+	// StateExchange enables getmptdata/mptdata (P2PStateExchangeExtensions);
+	// nil: a peer sending either is dropped.
+	StateExchange *StateExchangeConfig
 	// Log receives the server's log (zap.NewNop when nil).
 	Log *zap.Logger
 

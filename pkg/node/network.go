@@ -91,6 +91,7 @@ func (n *Node) startNetwork(ctx context.Context) (stop func() error, err error) 
 	cfg.Ledger, cfg.Blocks, cfg.Log = c, q, log
 	cfg.Clock, cfg.Transport = n.clock, n.transport
 	cfg.Pool = poolView{n.pool, n.pipe}
+	cfg.StateExchange = n.stateExchange()
 	cons, pipe := n.cons, n.pipe
 	submitted, err := n.wireNetwork(&cfg)
 	if err != nil {
