@@ -7,7 +7,13 @@
 # single-validator neo-go privnet on 127.0.0.1 (ephemeral ports) with
 # StateRootInHeader, and whole in-process n3d nodes (node.New):
 #   - TestInteropStateRootInHeader: neo-go makes the blocks, n3d syncs them
-#     and agrees on every block hash, header state root and state root.
+#     and agrees on every block hash, header state root and state root;
+#   - TestInteropStateSyncNeogoFromUs: n3d is the only node left; a neo-go
+#     node with P2PStateExchangeExtensions takes the headers and the state
+#     trie at the sync point from n3d (getmptdata) and checks it against the
+#     header root. neo-go v0.122.0's P2P block stage never runs (its Server
+#     starts that queue only with NeoFSStateSyncExtensions), so the jump
+#     itself is not reached.
 #
 # Environment: NEOGO_BIN (required: a neo-go binary, v0.122.0 was used),
 # GO (go).
