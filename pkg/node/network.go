@@ -71,6 +71,7 @@ func (n *Node) startNetwork(ctx context.Context) (stop func() error, err error) 
 	}
 	adm, err := consensus.NewAdmission(consensus.AdmissionConfig{
 		Magic:               uint32(n.cfg.ProtocolConfiguration.Magic),
+		StateRootInHeader:   n.cfg.ProtocolConfiguration.StateRootInHeader,
 		Height:              c.BlockHeight,
 		NextBlockValidators: c.NextBlockValidators,
 		Service:             n.cons,

@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/n3d-io/n3d/pkg/config"
+	"github.com/n3d-io/n3d/pkg/crypto/keys"
+	"github.com/n3d-io/n3d/pkg/wallet"
 	"github.com/n3d-io/n3d/pkg/node"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/stretchr/testify/require"
@@ -181,6 +183,18 @@ func (n *srNeogo) call(out any, method string, params ...any) error {
 // startSRN3d runs a whole n3d node with proto and its P2P on port 0,
 // dialling seeds; edit adjusts the configuration.
 func startSRN3d(t *testing.T, proto map[string]any, edit func(*config.Config), seeds ...string) *node.Node {
+	return startSRN3dWith(t, proto, edit, nil, seeds...)
+}
+
+// startSRN3dValidator runs n3d as the network's consensus node.
+func startSRN3dValidator(t *testing.T, proto map[string]any, k *keys.PrivateKey) *node.Node {
+	return startSRN3dWith(t, proto, func(c *config.Config) {
+		c.ApplicationConfiguration.P2P.MinPeers = 0
+		c.ApplicationConfiguration.Consensus.Enabled = true
+	}, []node.Option{node.WithConsensusKeys(k)})
+}
+
+func startSRN3dWith(t *testing.T, proto map[string]any, edit func(*config.Config), opts []node.Option, seeds ...string) *node.Node {
 	dir := t.TempDir()
 	cfg, err := config.LoadFile(srWriteYAML(t, filepath.Join(dir, "protocol.yml"), map[string]any{
 		"ProtocolConfiguration": proto, "ApplicationConfiguration": map[string]any{"DBConfiguration": map[string]any{"Type": "inmemory"}}}), "")
@@ -195,7 +209,7 @@ func startSRN3d(t *testing.T, proto map[string]any, edit func(*config.Config), s
 	}
 	log := zaptest.NewLogger(t, zaptest.Level(zap.InfoLevel))
 	reg := prometheus.NewRegistry()
-	n, err := node.New(cfg, node.WithLogger(log), node.WithMetrics(reg, reg))
+	n, err := node.New(cfg, append([]node.Option{node.WithLogger(log), node.WithMetrics(reg, reg)}, opts...)...)
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, n.Stop()) })
 	require.NoError(t, n.Start(context.Background()))
@@ -323,4 +337,36 @@ func TestInteropStateSyncNeogoFromUs(t *testing.T) {
 	if !strings.Contains(s.log(t), "blocks are in sync") {
 		t.Logf("neo-go synced headers and the state at %d from n3d; its P2P block stage does not run (see the test's comment)", point)
 	}
+}
+
+// srValidatorKey decrypts the privnet validator's key.
+func srValidatorKey(t *testing.T) *keys.PrivateKey {
+	w, err := wallet.Open(srRepoPath(t, "config/wallet.privnet.single.json"))
+	require.NoError(t, err)
+	for _, a := range w.Accounts {
+		if a.HasKey() {
+			require.NoError(t, a.Decrypt("one", w.Scrypt))
+			return a.PrivateKey()
+		}
+	}
+	t.Fatal("no key in the privnet wallet")
+	return nil
+}
+
+// TestInteropNeogoFollowsOurStateRootBlocks: n3d is the consensus node of
+// a StateRootInHeader network; neo-go syncs its blocks (checking each
+// header's previous state root against its own) and agrees on every
+// hash and root.
+func TestInteropNeogoFollowsOurStateRootBlocks(t *testing.T) {
+	proto := srProtocol(false, 0)
+	n := startSRN3dValidator(t, proto, srValidatorKey(t))
+	addrs := n.P2PAddrs()
+	require.NotEmpty(t, addrs)
+	ng := startSRNeogo(t, proto, false, nil, addrs[0].String())
+	const want = 12
+	require.Eventually(t, func() bool {
+		var count uint32
+		return ng.call(&count, "getblockcount") == nil && count > want
+	}, srTimeout, 100*time.Millisecond, "neo-go did not follow n3d's StateRootInHeader blocks")
+	compareSRChain(t, ng, n, want)
 }

@@ -1,7 +1,9 @@
 package node
 
 import (
+	"github.com/n3d-io/n3d/pkg/core/chain"
 	"github.com/n3d-io/n3d/pkg/network"
+	"github.com/n3d-io/n3d/pkg/util"
 )
 
 // stateExchange is the P2P state exchange of a node whose network has
@@ -13,4 +15,17 @@ func (n *Node) stateExchange() *network.StateExchangeConfig {
 		return nil
 	}
 	return &network.StateExchangeConfig{WalkNodes: n.chain.WalkStateNodes}
+}
+
+// stateRootAt gives consensus the local state root after a block (the
+// previous state root its proposals and blocks carry with
+// StateRootInHeader).
+func stateRootAt(c *chain.Chain) func(uint32) (util.Uint256, error) {
+	return func(index uint32) (util.Uint256, error) {
+		sr, err := c.StateRoot(index)
+		if err != nil {
+			return util.Uint256{}, err
+		}
+		return sr.Root, nil
+	}
 }
