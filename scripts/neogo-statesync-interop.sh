@@ -8,6 +8,11 @@
 # StateRootInHeader, and whole in-process n3d nodes (node.New):
 #   - TestInteropStateRootInHeader: neo-go makes the blocks, n3d syncs them
 #     and agrees on every block hash, header state root and state root;
+#   - TestInteropNeogoFollowsOurStateRootBlocks: n3d is the consensus node,
+#     neo-go follows and agrees;
+#   - TestInteropMixedStateRootConsensus: one neo-go and three n3d
+#     validators make the chain together (proposals from both carry the
+#     previous state root), all agree;
 #   - TestInteropStateSyncNeogoFromUs: n3d is the only node left; a neo-go
 #     node with P2PStateExchangeExtensions takes the headers and the state
 #     trie at the sync point from n3d (getmptdata) and checks it against the
@@ -22,5 +27,5 @@ cd "$(dirname "$0")/.."
 GO=${GO:-go}
 : "${NEOGO_BIN:?set NEOGO_BIN to a neo-go binary (built from nspcc-dev/neo-go v0.122.0)}"
 export NEOGO_BIN
-$GO test -tags interop -count=1 -v -run 'TestInteropStateRoot|TestInteropStateSync' ./pkg/node/ 2>&1 |
+$GO test -tags interop -count=1 -v -run 'TestInteropStateRoot|TestInteropStateSync|TestInteropNeogoFollowsOurStateRoot|TestInteropMixedStateRoot' ./pkg/node/ 2>&1 |
 	grep -E '^(=== RUN|--- |PASS|FAIL|ok)|interop_test.go'

@@ -5,6 +5,7 @@ package node_test
 import (
 	"bytes"
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -369,4 +370,74 @@ func TestInteropNeogoFollowsOurStateRootBlocks(t *testing.T) {
 		return ng.call(&count, "getblockcount") == nil && count > want
 	}, srTimeout, 100*time.Millisecond, "neo-go did not follow n3d's StateRootInHeader blocks")
 	compareSRChain(t, ng, n, want)
+}
+
+// TestInteropMixedStateRootConsensus: one neo-go and three n3d consensus
+// nodes (neo-go's four privnet validator wallets) make a StateRootInHeader
+// chain together: proposals of either implementation carry the previous
+// state root and are accepted by the other; every node has the same
+// blocks and roots.
+func TestInteropMixedStateRootConsensus(t *testing.T) {
+	wallets := []struct{ path, password, pub string }{
+		{"pkg/wallet/testdata/neogo_wallet1.json", "one", srValidator},
+		{"pkg/wallet/testdata/neogo_wallet2.json", "two", "02103a7f7dd016558597f7960d27c516a4394fd968b9e65155eb4b013e4040406e"},
+		{"pkg/wallet/testdata/neogo_wallet3.json", "three", "03d90c07df63e690ce77912e10ab51acc944b66860237b608c4f8f8309e71ee699"},
+		{"pkg/wallet/testdata/neogo_wallet4.json", "four", "02a7bc55fe8684e0119768d104ba30795bdcc86619e864add26156723ed185cd62"},
+	}
+	proto := srProtocol(false, 0)
+	proto["TimePerBlock"] = "500ms"
+	committee := make([]string, len(wallets))
+	for i, w := range wallets {
+		committee[i] = w.pub
+	}
+	proto["StandbyCommittee"], proto["ValidatorsCount"] = committee, len(wallets)
+	ng := startSRNeogo(t, proto, true, map[string]any{
+		"Consensus": map[string]any{"Enabled": true, "UnlockWallet": map[string]any{
+			"Path": srRepoPath(t, wallets[0].path), "Password": wallets[0].password}},
+	})
+	var nodes []*node.Node
+	for _, w := range wallets[1:] {
+		k := srWalletKey(t, w.path, w.password)
+		require.Equal(t, w.pub, hex.EncodeToString(k.PublicKey().Bytes()))
+		nodes = append(nodes, startSRN3dWith(t, proto, func(c *config.Config) {
+			c.ApplicationConfiguration.Consensus.Enabled = true
+			c.ApplicationConfiguration.P2P.MinPeers = 3
+		}, []node.Option{node.WithConsensusKeys(k)}, ng.p2p))
+	}
+	const want = 8
+	require.Eventually(t, func() bool {
+		for _, n := range nodes {
+			if n.Chain().BlockHeight() < want {
+				return false
+			}
+		}
+		var count uint32
+		return ng.call(&count, "getblockcount") == nil && count > want
+	}, srTimeout, 100*time.Millisecond, "the mixed network did not reach %d", want)
+	primaries := map[uint8]bool{}
+	for _, n := range nodes {
+		compareSRChain(t, ng, n, want)
+	}
+	for i := uint32(1); i <= want; i++ {
+		b, err := nodes[0].Chain().GetBlockByIndex(i)
+		require.NoError(t, err)
+		primaries[b.PrimaryIndex] = true
+	}
+	t.Logf("primaries of blocks 1..%d: %v", want, primaries)
+	require.True(t, primaries[0], "no block proposed by neo-go (validator 0)")
+	require.True(t, len(primaries) > 1, "no block proposed by n3d")
+}
+
+// srWalletKey decrypts the first key of a NEP-6 wallet of the repository.
+func srWalletKey(t *testing.T, path, password string) *keys.PrivateKey {
+	w, err := wallet.Open(srRepoPath(t, path))
+	require.NoError(t, err)
+	for _, a := range w.Accounts {
+		if a.HasKey() {
+			require.NoError(t, a.Decrypt(password, w.Scrypt))
+			return a.PrivateKey()
+		}
+	}
+	t.Fatalf("no key in %s", path)
+	return nil
 }
