@@ -60,6 +60,11 @@ func (s *Server) handleGetMPTData(p *peer, inv *payload.MPTInventory) error {
 			left -= size
 			return mpt.WalkOn
 		})
+		if errors.Is(err, mpt.ErrMissingNode) {
+			// A state we do not keep (neo-go counts it like an
+			// early extensible, tolerance.go).
+			return fmt.Errorf("%w: getmptdata %s: %w", errTolerated, h.String(), err)
+		}
 		if err != nil {
 			return fmt.Errorf("network: getmptdata %s: %w", h.String(), err)
 		}

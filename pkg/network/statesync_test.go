@@ -95,11 +95,9 @@ func TestMPTDataReachesStateSync(t *testing.T) {
 }
 
 // TestStateExchangeOffDropsPeer: without the extension either message
-// drops the sender (neo-go's answer); so does a request for a node we do
-// not have.
+// drops the sender (neo-go's answer).
 func TestStateExchangeOffDropsPeer(t *testing.T) {
 	off := newNode(t, nodeOpts{})
-	on := stateNode(t, nil)
 	cases := map[string]func(t *testing.T) *rawPeer{
 		"getmptdata off": func(t *testing.T) *rawPeer {
 			p := dialRaw(t, off, 21)
@@ -109,11 +107,6 @@ func TestStateExchangeOffDropsPeer(t *testing.T) {
 		"mptdata off": func(t *testing.T) *rawPeer {
 			p := dialRaw(t, off, 22)
 			p.send(message.CmdMPTData, &payload.MPTData{Nodes: [][]byte{{0x04}}})
-			return p
-		},
-		"unknown node": func(t *testing.T) *rawPeer {
-			p := dialRaw(t, on, 23)
-			p.send(message.CmdGetMPTData, &payload.MPTInventory{Hashes: []util.Uint256{{1}}})
 			return p
 		},
 	}

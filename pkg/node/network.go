@@ -93,6 +93,7 @@ func (n *Node) startNetwork(ctx context.Context) (stop func() error, err error) 
 	cfg.Clock, cfg.Transport = n.clock, n.transport
 	cfg.Pool = poolView{n.pool, n.pipe}
 	cfg.StateExchange = n.stateExchange()
+	cfg.ValidatorsCount = func() int { return n.cfg.ProtocolConfiguration.ValidatorsCountAt(c.BlockHeight()) }
 	cons, pipe := n.cons, n.pipe
 	submitted, err := n.wireNetwork(&cfg)
 	if err != nil {
