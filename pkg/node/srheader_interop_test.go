@@ -19,8 +19,8 @@ import (
 
 	"github.com/n3d-io/n3d/pkg/config"
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
-	"github.com/n3d-io/n3d/pkg/wallet"
 	"github.com/n3d-io/n3d/pkg/node"
+	"github.com/n3d-io/n3d/pkg/wallet"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/stretchr/testify/require"
 	"go.uber.org/zap"
