@@ -8,7 +8,7 @@ FUZZTIME  ?= 1m
 BENCHTIME ?= 1s
 
 .PHONY: all build run test soak-crash soak-kill conformance bench-chain bench-tps test-race test-invariants bench lint fuzz fuzz-vm fuzz-wire clean docker \
-	interop interop-consensus interop-diffchain interop-diffchain-check interop-stateroot interop-notary interop-rpcerrors sdk-check
+	interop interop-consensus interop-diffchain interop-diffchain-check interop-stateroot interop-notary interop-statesync interop-rpcerrors sdk-check
 
 all: build
 
@@ -97,6 +97,11 @@ interop-stateroot:
 # the pool RPC methods answer as neo-go's.
 interop-notary:
 	./scripts/neogo-notary-interop.sh
+
+# StateRootInHeader (and state sync) with neo-go (NEOGO_BIN, ~10 s): n3d
+# syncs a neo-go StateRootInHeader chain and agrees on every root.
+interop-statesync:
+	./scripts/neogo-statesync-interop.sh
 
 # The same n3d checks against the committed reference data, without neo-go.
 interop-diffchain-check:

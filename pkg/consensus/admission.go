@@ -23,6 +23,8 @@ var (
 type AdmissionConfig struct {
 	// Magic is the network's magic (witnesses sign it).
 	Magic uint32
+	// StateRootInHeader: proposals carry the previous state root.
+	StateRootInHeader bool
 	// Height returns the current chain height.
 	Height func() uint32
 	// NextBlockValidators returns the validators of the block after the
@@ -85,7 +87,7 @@ func (a *Admission) Check(e *payload.Extensible) error {
 	if a.cfg.WitnessVerified {
 		return nil
 	}
-	p, err := PayloadFromExtensible(a.cfg.Magic, e)
+	p, err := PayloadFromExtensibleSR(a.cfg.Magic, a.cfg.StateRootInHeader, e)
 	if err != nil {
 		return err
 	}

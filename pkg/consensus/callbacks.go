@@ -26,6 +26,7 @@ var (
 	errVersion      = errors.New("consensus: proposal with an unknown block version")
 	errTooManyTxs   = errors.New("consensus: proposal exceeds MaxTransactionsPerBlock")
 	errTimestamp    = errors.New("consensus: proposal timestamp out of range")
+	errStateRoot    = errors.New("consensus: proposal with another previous state root")
 	errNoValidators = errors.New("consensus: no validators")
 )
 
@@ -100,7 +101,7 @@ func witnessSize(vals keys.PublicKeys) int {
 // expectedBlockSize is the size of a signed block of n transactions
 // totalling txSize bytes.
 func (s *Service) expectedBlockSize(n, txSize int) int {
-	return block.UnsignedHeaderSize + 1 + s.witnessSize + io.GetVarSize(n) + txSize
+	return block.UnsignedSize(s.cfg.Protocol.StateRootInHeader) + 1 + s.witnessSize + io.GetVarSize(n) + txSize
 }
 
 func (s *Service) getTx(h util.Uint256) dbft.Transaction[util.Uint256] {
@@ -150,7 +151,30 @@ func (s *Service) newPayload(c *dbft.Context[util.Uint256], t dbft.MessageType, 
 }
 
 func (s *Service) newPrepareRequest(ts, nonce uint64, hashes []util.Uint256) dbft.PrepareRequest[util.Uint256] {
-	return &PrepareRequest{TimestampMS: ts / nsPerMs, NonceValue: nonce, Hashes: hashes}
+	req := &PrepareRequest{TimestampMS: ts / nsPerMs, NonceValue: nonce, Hashes: hashes}
+	if s.cfg.Protocol.StateRootInHeader {
+		req.StateRootEnabled = true
+		root, err := s.prevStateRoot(s.dbft.BlockIndex)
+		if err != nil {
+			// dBFT has no way to refuse here: the backups will refuse a
+			// wrong root and change view.
+			s.log.Error("no state root for the proposal", zap.Error(err))
+		}
+		req.StateRoot = root
+	}
+	return req
+}
+
+// prevStateRoot is the local state root after the block before index.
+func (s *Service) prevStateRoot(index uint32) (util.Uint256, error) {
+	if index == 0 {
+		return util.Uint256{}, fmt.Errorf("%w: no block before 0", errStateRoot)
+	}
+	root, err := s.cfg.StateRootAt(index - 1)
+	if err != nil {
+		return util.Uint256{}, fmt.Errorf("%w: %d: %w", errStateRoot, index-1, err)
+	}
+	return root, nil
 }
 
 func newPrepareResponse(h util.Uint256) dbft.PrepareResponse[util.Uint256] {
@@ -211,6 +235,15 @@ func (s *Service) verifyRequest(cp dbft.ConsensusPayload[util.Uint256]) error {
 	}
 	if req.Version != block.VersionInitial {
 		return fmt.Errorf("%w: %d", errVersion, req.Version)
+	}
+	if s.cfg.Protocol.StateRootInHeader {
+		root, err := s.prevStateRoot(s.dbft.BlockIndex)
+		if err != nil {
+			return err
+		}
+		if !req.StateRootEnabled || req.StateRoot != root {
+			return fmt.Errorf("%w: proposed %s, local %s", errStateRoot, req.StateRoot.String(), root.String())
+		}
 	}
 	if maxTxs := int(s.cfg.Protocol.MaxTransactionsPerBlock); maxTxs > 0 && len(req.Hashes) > maxTxs {
 		return fmt.Errorf("%w: %d > %d", errTooManyTxs, len(req.Hashes), maxTxs)
@@ -292,6 +325,14 @@ func (s *Service) newBlockFromContext(c *dbft.Context[util.Uint256]) dbft.Block[
 	b.b.Index = c.BlockIndex
 	b.b.PrimaryIndex = byte(c.PrimaryIndex)
 	b.b.NextConsensus = s.nextConsensus(c.BlockIndex)
+	if s.cfg.Protocol.StateRootInHeader {
+		// The proposal's root was checked equal to ours (verifyRequest).
+		root, err := s.prevStateRoot(c.BlockIndex)
+		if err != nil {
+			s.log.Error("no state root for the block", zap.Error(err))
+		}
+		b.b.StateRootEnabled, b.b.PrevStateRoot = true, root
+	}
 	return b
 }
 

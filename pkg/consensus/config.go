@@ -65,6 +65,10 @@ type Config struct {
 	// VerifyTx verifies a proposed transaction that is not in the mempool
 	// against the state the next block builds on (chain.VerifyTx).
 	VerifyTx func(tx *transaction.Transaction) error
+	// StateRootAt returns the local state root after block index
+	// (chain.StateRoot); required with StateRootInHeader, where proposals
+	// and blocks carry the root after the previous block.
+	StateRootAt func(index uint32) (util.Uint256, error)
 	// ProcessBlock receives a block the validators agreed on (chain.AddBlock
 	// or the block queue). An error is logged: the block may already have
 	// arrived from the network.
@@ -124,6 +128,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("%w: no validators", ErrBadConfig)
 	case c.Protocol.TimePerBlock <= 0 && c.TimePerBlock == nil:
 		return fmt.Errorf("%w: no TimePerBlock", ErrBadConfig)
+	case c.Protocol.StateRootInHeader && c.StateRootAt == nil:
+		return missing("StateRootAt (StateRootInHeader)")
 	case c.MinPeers < 0 || c.StartWait < 0:
 		return fmt.Errorf("%w: negative MinPeers or StartWait", ErrBadConfig)
 	}

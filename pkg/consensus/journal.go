@@ -79,7 +79,7 @@ func (s *Service) decodeLogged(data []byte) (*Payload, error) {
 	if r.Err != nil {
 		return nil, r.Err
 	}
-	return PayloadFromExtensible(s.magic, e)
+	return PayloadFromExtensibleSR(s.magic, s.cfg.Protocol.StateRootInHeader, e)
 }
 
 // ownAt returns the node's last recorded payload of type t at view v of
@@ -213,7 +213,8 @@ func (s *Service) reuseProposal(c *dbft.Context[util.Uint256], req *PrepareReque
 		return
 	}
 	*req = PrepareRequest{Version: prev.Version, PrevHash: prev.PrevHash, TimestampMS: prev.TimestampMS,
-		NonceValue: prev.NonceValue, Hashes: slices.Clone(prev.Hashes)}
+		NonceValue: prev.NonceValue, Hashes: slices.Clone(prev.Hashes),
+		StateRootEnabled: prev.StateRootEnabled, StateRoot: prev.StateRoot}
 	c.Timestamp = prev.TimestampMS * nsPerMs
 	c.Nonce = prev.NonceValue
 	c.TransactionHashes = slices.Clone(prev.Hashes)

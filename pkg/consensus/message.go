@@ -60,6 +60,10 @@ type Message struct {
 	ValidatorIndex byte
 	ViewNumber     byte
 	Body           Body
+
+	// stateRoot: decode a PrepareRequest (also inside a recovery
+	// message) of a StateRootInHeader network.
+	stateRoot bool
 }
 
 // EncodeBinary writes the header and the body. Type is taken from the
@@ -78,7 +82,7 @@ func (m *Message) DecodeBinary(r *io.BinReader) {
 	if r.Err != nil {
 		return
 	}
-	m.Body = newBody(m.Type)
+	m.Body = newBody(m.Type, m.stateRoot)
 	if m.Body == nil {
 		setErr(r, fmt.Errorf("%w: unknown type 0x%02x", ErrInvalidMessage, byte(m.Type)))
 		return
@@ -105,8 +109,12 @@ func (m *Message) Bytes() ([]byte, error) {
 
 // DecodeMessage decodes a message from b (the Data of a dBFT payload).
 // Like the reference it ignores bytes after the message.
-func DecodeMessage(b []byte) (*Message, error) {
-	m := new(Message)
+func DecodeMessage(b []byte) (*Message, error) { return DecodeMessageSR(b, false) }
+
+// DecodeMessageSR is DecodeMessage on a network where StateRootInHeader
+// is stateRoot (a PrepareRequest then carries the previous state root).
+func DecodeMessageSR(b []byte, stateRoot bool) (*Message, error) {
+	m := &Message{stateRoot: stateRoot}
 	r := io.NewBinReaderFromBuf(b)
 	m.DecodeBinary(r)
 	if r.Err != nil {
@@ -115,12 +123,12 @@ func DecodeMessage(b []byte) (*Message, error) {
 	return m, nil
 }
 
-func newBody(t MessageType) Body {
+func newBody(t MessageType, stateRoot bool) Body {
 	switch t {
 	case ChangeViewType:
 		return new(ChangeView)
 	case PrepareRequestType:
-		return new(PrepareRequest)
+		return &PrepareRequest{StateRootEnabled: stateRoot}
 	case PrepareResponseType:
 		return new(PrepareResponse)
 	case CommitType:
@@ -128,7 +136,7 @@ func newBody(t MessageType) Body {
 	case RecoveryRequestType:
 		return new(RecoveryRequest)
 	case RecoveryMessageType:
-		return new(RecoveryMessage)
+		return &RecoveryMessage{stateRoot: stateRoot}
 	default:
 		return nil
 	}

@@ -15,13 +15,19 @@ const nsPerMs = 1_000_000
 // PrepareRequest is the primary's block proposal.
 //
 //	u32 version | 32-byte previous hash | u64 timestamp (ms) | u64 nonce |
-//	var-int n (≤ 65535) | n × 32-byte transaction hash (no duplicates)
+//	var-int n (≤ 65535) | n × 32-byte transaction hash (no duplicates) |
+//	[32-byte state root after the previous block, StateRootInHeader only]
 type PrepareRequest struct {
 	Version     uint32
 	PrevHash    util.Uint256
 	TimestampMS uint64
 	NonceValue  uint64
 	Hashes      []util.Uint256
+	// StateRootEnabled (neo-go's StateRootInHeader) adds StateRoot, the
+	// state root after the previous block, at the end; set it before
+	// decoding.
+	StateRootEnabled bool
+	StateRoot        util.Uint256
 }
 
 var _ dbft.PrepareRequest[util.Uint256] = (*PrepareRequest)(nil)
@@ -36,6 +42,9 @@ func (p *PrepareRequest) EncodeBinary(w *io.BinWriter) {
 	w.WriteU64LE(p.TimestampMS)
 	w.WriteU64LE(p.NonceValue)
 	writeHashes(w, p.Hashes)
+	if p.StateRootEnabled {
+		w.WriteBytes(p.StateRoot[:])
+	}
 }
 
 // DecodeBinary implements io.Decodable; duplicate hashes are an error, as
@@ -46,6 +55,9 @@ func (p *PrepareRequest) DecodeBinary(r *io.BinReader) {
 	p.TimestampMS = r.ReadU64LE()
 	p.NonceValue = r.ReadU64LE()
 	p.Hashes = readHashes(r)
+	if p.StateRootEnabled {
+		r.ReadBytes(p.StateRoot[:])
+	}
 	if r.Err != nil {
 		return
 	}

@@ -55,10 +55,16 @@ func NewPayload(magic uint32, msg Message) *Payload {
 // the payload is valid up to, as the reference builds them; it does not
 // check the witness (see VerifyWitness) nor the validator.
 func PayloadFromExtensible(magic uint32, e *payload.Extensible) (*Payload, error) {
+	return PayloadFromExtensibleSR(magic, false, e)
+}
+
+// PayloadFromExtensibleSR is PayloadFromExtensible on a network where
+// StateRootInHeader is stateRoot.
+func PayloadFromExtensibleSR(magic uint32, stateRoot bool, e *payload.Extensible) (*Payload, error) {
 	if e.Category != Category {
 		return nil, fmt.Errorf("%w: category %q", ErrInvalidPayload, e.Category)
 	}
-	m, err := DecodeMessage(e.Data)
+	m, err := DecodeMessageSR(e.Data, stateRoot)
 	if err != nil {
 		return nil, err
 	}

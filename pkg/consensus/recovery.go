@@ -35,6 +35,8 @@ type RecoveryMessage struct {
 	Preparation  *util.Uint256
 	Preparations []PreparationCompact
 	Commits      []CommitCompact
+
+	stateRoot bool // decode the request of a StateRootInHeader network
 }
 
 var _ dbft.RecoveryMessage[util.Uint256] = (*RecoveryMessage)(nil)
@@ -144,7 +146,7 @@ func (m *RecoveryMessage) DecodeBinary(r *io.BinReader) {
 			setErr(r, fmt.Errorf("%w: recovery request of type %s", ErrInvalidMessage, req.Type))
 			return
 		}
-		body := new(PrepareRequest)
+		body := &PrepareRequest{StateRootEnabled: m.stateRoot}
 		body.DecodeBinary(r)
 		req.Body = body
 		m.PrepareRequest = req

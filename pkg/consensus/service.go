@@ -250,7 +250,7 @@ func (s *Service) onMessage(p *Payload) {
 // tells the network the payload is invalid; ErrNotRunning that the
 // service does not run.
 func (s *Service) OnPayload(e *payload.Extensible) error {
-	p, err := PayloadFromExtensible(s.magic, e)
+	p, err := PayloadFromExtensibleSR(s.magic, s.cfg.Protocol.StateRootInHeader, e)
 	if err != nil {
 		return err
 	}

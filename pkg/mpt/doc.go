@@ -49,7 +49,8 @@ a sweep (Collectible), so recent old roots stay readable.
 Get reads one key, Find lists a key range in order (the findstates RPC);
 both work on a trie opened at any root still in the store. GetProof returns
 the encodings from the root to the key's leaf; VerifyProof checks them
-against a root. ReadNode serves a node by hash to a synchronising peer. A Restorer rebuilds a trie of a known root from
+against a root. ReadNode serves a node by hash to a synchronising peer, Walk the
+stored subtree under a hash depth first (a getmptdata answer). A Restorer rebuilds a trie of a known root from
 nodes fetched by hash in any order: it reports the missing hashes, checks and
 stores each node it is given (with the same reference counts Flush would
 write), and hands every leaf to the caller to fill the contract storage.

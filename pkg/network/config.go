@@ -69,6 +69,9 @@ type ListenAddress struct {
 type Config struct {
 	// Magic is the network magic every version must carry.
 	Magic uint32
+	// StateRootInHeader: block headers carry the previous state root
+	// (the protocol's StateRootInHeader, a neo-go extension).
+	StateRootInHeader bool
 	// Listen are the listen addresses; none: no listener (dial only).
 	Listen []ListenAddress
 	// Seeds are "host:port" addresses dialled at start.
@@ -164,6 +167,15 @@ type Config struct {
 	// Notary enables the P2P notary request relay (P2PSigExtensions);
 	// nil: a peer sending a notary request or its inventory is dropped.
 	Notary *NotaryConfig
+	// ValidatorsCount returns the number of consensus nodes at the current
+	// height; it sizes how many tolerated errors (extensible payloads
+	// outside their height window, getmptdata for nodes we lack) a peer
+	// may cause within TimePerBlock before it is dropped, as neo-go does
+	// (30 per validator). Nil: 1.
+	ValidatorsCount func() int
+	// StateExchange enables getmptdata/mptdata (P2PStateExchangeExtensions);
+	// nil: a peer sending either is dropped.
+	StateExchange *StateExchangeConfig
 	// Log receives the server's log (zap.NewNop when nil).
 	Log *zap.Logger
 

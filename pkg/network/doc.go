@@ -116,4 +116,16 @@
 // ProtoTickInterval, otherwise four times less often; it asks for
 // addresses (getaddr) while it knows few and every 1000 blocks. An address
 // whose dial or send fails is ruled out with a doubling back-off.
+//
+// # neo-go extensions
+//
+// StateRootInHeader (Config.StateRootInHeader): block, headers and
+// merkleblock payloads are decoded with the previous state root in the
+// header. P2PStateExchangeExtensions (Config.StateExchange, statesync.go):
+// getmptdata is answered with the state trie nodes under each requested
+// hash, depth first, one message's worth; mptdata is handed to
+// StateExchange.OnNodes. Tolerated errors (tolerance.go): extensible
+// payloads outside their height window and getmptdata for nodes we lack
+// are dropped, and a peer causing 30 × validators of them within one
+// block time is dropped, as neo-go does.
 package network

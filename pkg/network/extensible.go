@@ -186,6 +186,11 @@ func (s *Server) handleExtensible(p *peer, e *payload.Extensible) error {
 	}
 	invalid := errors.Is(err, ErrInvalidExtensible)
 	s.rejected.put(h, height, invalid)
+	if errors.Is(err, ErrExtensibleNotValidNow) && e.ValidBlockEnd != height {
+		// neo-go drops a payload that has just expired quietly and
+		// counts the others against the sender (tolerance.go).
+		return fmt.Errorf("%w: %w", errTolerated, err)
+	}
 	if invalid {
 		s.log.Info("extensible payload invalid, dropping its sender", zap.Stringer("addr", p),
 			zap.String("category", e.Category), zap.Error(err))

@@ -19,8 +19,17 @@ import (
 // chain's witness check, with allowed as the allowed senders and
 // handlers as the local services' categories.
 func extNode(t *testing.T, allowed []util.Uint160, handlers map[string]func(*payload.Extensible) error) *node {
+	return extNodeWith(t, allowed, handlers, nil)
+}
+
+// extNodeWith is extNode with edit applied to the server config.
+func extNodeWith(t *testing.T, allowed []util.Uint160, handlers map[string]func(*payload.Extensible) error,
+	edit func(*Config)) *node {
 	var n *node
 	n = newNode(t, nodeOpts{cfg: func(c *Config) {
+		if edit != nil {
+			edit(c)
+		}
 		adm, err := NewExtensibleAdmission(ExtensibleConfig{
 			Height:  c.Ledger.BlockHeight,
 			Senders: func() ([]util.Uint160, error) { return allowed, nil },

@@ -52,6 +52,10 @@ func (s *Server) handle(p *peer, m *message.Message) error {
 		return s.handleExtensible(p, pl)
 	case *payload.P2PNotaryRequest:
 		return s.handleNotaryRequest(p, pl)
+	case *payload.MPTInventory:
+		return s.handleGetMPTData(p, pl)
+	case *payload.MPTData:
+		return s.handleMPTData(p, pl)
 	}
 	switch m.Command {
 	case message.CmdVersion, message.CmdVerack:

@@ -189,7 +189,7 @@ func (p *peer) gone() bool {
 func (p *peer) readLoop() {
 	r := bufio.NewReaderSize(&firstByteReader{r: newAckReader(p.conn), p: p}, readBufSize)
 	for {
-		m, err := message.Read(r)
+		m, err := message.ReadWith(r, message.Options{StateRootInHeader: p.s.cfg.StateRootInHeader})
 		if errors.Is(err, message.ErrUnknownCommand) || emptyAddr(m, err) {
 			continue
 		}
@@ -230,12 +230,20 @@ func (p *peer) readError(err error) error {
 
 // handleLoop handles the peer's messages in order.
 func (p *peer) handleLoop() {
+	var tol tolerance
 	for {
 		select {
 		case <-p.done:
 			return
 		case m := <-p.incoming:
-			if err := p.s.handle(p, m); err != nil {
+			err := p.s.handle(p, m)
+			if errors.Is(err, errTolerated) {
+				if tol.allow(p.s.clock.Now(), p.s.toleratedErrors(), p.s.cfg.TimePerBlock) {
+					continue
+				}
+				err = fmt.Errorf("%w: more than %d within %s", err, p.s.toleratedErrors(), p.s.cfg.TimePerBlock)
+			}
+			if err != nil {
 				p.disconnect(fmt.Errorf("%s: %w", m.Command, err))
 				return
 			}

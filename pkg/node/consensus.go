@@ -70,6 +70,7 @@ func (n *Node) consensusConfig() consensus.Config {
 		GetPooledTransaction: pool.TryGet,
 		VerifyTx:             c.VerifyTxConcurrent,
 		ProcessBlock:         func(b *block.Block) error { return addAgreedBlock(c, b) },
+		StateRootAt:          stateRootAt(c),
 		Broadcast: func(e *payload.Extensible) {
 			if srv := n.p2p.Load(); srv != nil {
 				srv.RelayExtensible(e)

@@ -33,6 +33,7 @@ func networkConfig(cfg config.Config) (network.Config, error) {
 	p := cfg.ProtocolConfiguration
 	return network.Config{
 		Magic:                  uint32(p.Magic),
+		StateRootInHeader:      p.StateRootInHeader,
 		Listen:                 listen,
 		Seeds:                  p.SeedList,
 		TimePerBlock:           p.TimePerBlock,
@@ -70,6 +71,7 @@ func (n *Node) startNetwork(ctx context.Context) (stop func() error, err error) 
 	}
 	adm, err := consensus.NewAdmission(consensus.AdmissionConfig{
 		Magic:               uint32(n.cfg.ProtocolConfiguration.Magic),
+		StateRootInHeader:   n.cfg.ProtocolConfiguration.StateRootInHeader,
 		Height:              c.BlockHeight,
 		NextBlockValidators: c.NextBlockValidators,
 		Service:             n.cons,
@@ -91,6 +93,8 @@ func (n *Node) startNetwork(ctx context.Context) (stop func() error, err error) 
 	cfg.Clock, cfg.Transport = n.clock, n.transport
 	cfg.Pool = poolView{n.pool, n.pipe}
 	cfg.Notary = n.notaryNetConfig()
+	cfg.StateExchange = n.stateExchange()
+	cfg.ValidatorsCount = func() int { return n.cfg.ProtocolConfiguration.ValidatorsCountAt(c.BlockHeight()) }
 	cons, pipe := n.cons, n.pipe
 	submitted, err := n.wireNetwork(&cfg)
 	if err != nil {

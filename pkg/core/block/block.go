@@ -28,8 +28,12 @@ type Block struct {
 
 // NewBlockFromBytes decodes a block that must fill b exactly. The
 // transactions' scripts alias b: do not modify b afterwards.
-func NewBlockFromBytes(b []byte) (*Block, error) {
-	blk := new(Block)
+func NewBlockFromBytes(b []byte) (*Block, error) { return NewBlockFromBytesSR(b, false) }
+
+// NewBlockFromBytesSR is NewBlockFromBytes for a network where
+// StateRootInHeader is stateRoot.
+func NewBlockFromBytesSR(b []byte, stateRoot bool) (*Block, error) {
+	blk := &Block{Header: Header{StateRootEnabled: stateRoot}}
 	r := io.NewBinReaderFromBuf(b)
 	blk.DecodeBinaryBuf(r, b)
 	if r.Err != nil {
@@ -40,6 +44,10 @@ func NewBlockFromBytes(b []byte) (*Block, error) {
 	}
 	return blk, nil
 }
+
+// SetStateRootInHeader makes DecodeBinary read a block of a network with
+// StateRootInHeader (the header then carries the previous state root).
+func (b *Block) SetStateRootInHeader(on bool) { b.StateRootEnabled = on }
 
 // DecodeBinary reads a block: header, at most MaxTransactionsPerBlock
 // transactions without duplicates, and checks the Merkle root.

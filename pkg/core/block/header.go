@@ -18,6 +18,10 @@ const VersionInitial uint32 = 0
 // next consensus.
 const UnsignedHeaderSize = 4 + util.Uint256Size + util.Uint256Size + 8 + 8 + 4 + 1 + util.Uint160Size
 
+// maxUnsignedSize is the hashed part with the previous state root
+// (StateRootInHeader).
+const maxUnsignedSize = UnsignedHeaderSize + util.Uint256Size
+
 // Header is a block header. Its hash is cached on first use (and at decode
 // time): call InvalidateCache after changing a field.
 type Header struct {
@@ -29,6 +33,13 @@ type Header struct {
 	Index         uint32
 	PrimaryIndex  uint8
 	NextConsensus util.Uint160
+	// StateRootEnabled is set on networks with StateRootInHeader (a neo-go
+	// extension): the header then carries PrevStateRoot after
+	// NextConsensus, in its hashed part. Set it before decoding.
+	StateRootEnabled bool
+	// PrevStateRoot is the state root after the previous block (zero in
+	// the genesis block); meaningful only with StateRootEnabled.
+	PrevStateRoot util.Uint256
 	Witness       transaction.Witness
 
 	hash   util.Uint256
@@ -40,12 +51,16 @@ type Header struct {
 func (h *Header) DecodeBinary(r *io.BinReader) { h.decodeBuf(r, nil) }
 
 func (h *Header) decodeBuf(r *io.BinReader, buf []byte) {
-	var fixed [UnsignedHeaderSize]byte
-	r.ReadBytes(fixed[:])
+	var fixed [maxUnsignedSize]byte
+	size := UnsignedHeaderSize
+	if h.StateRootEnabled {
+		size = maxUnsignedSize
+	}
+	r.ReadBytes(fixed[:size])
 	if r.Err != nil {
 		return
 	}
-	h.setUnsigned(&fixed)
+	h.setUnsigned(fixed[:size])
 	if h.Version != VersionInitial {
 		setErr(r, fmt.Errorf("%w: %d", ErrInvalidVersion, h.Version))
 		return
@@ -58,7 +73,7 @@ func (h *Header) decodeBuf(r *io.BinReader, buf []byte) {
 	h.Witness.DecodeBinaryBuf(r, buf)
 }
 
-func (h *Header) setUnsigned(b *[UnsignedHeaderSize]byte) {
+func (h *Header) setUnsigned(b []byte) {
 	le := binary.LittleEndian
 	h.Version = le.Uint32(b[0:])
 	copy(h.PrevHash[:], b[4:36])
@@ -68,11 +83,27 @@ func (h *Header) setUnsigned(b *[UnsignedHeaderSize]byte) {
 	h.Index = le.Uint32(b[84:])
 	h.PrimaryIndex = b[88]
 	copy(h.NextConsensus[:], b[89:109])
-	h.hash = hash.Sha256(b[:])
+	if len(b) == maxUnsignedSize {
+		copy(h.PrevStateRoot[:], b[UnsignedHeaderSize:])
+	}
+	h.hash = hash.Sha256(b)
 	h.hashed = true
 }
 
-func (h *Header) unsigned() (b [UnsignedHeaderSize]byte) {
+// UnsignedSize is the length of the hashed part of a header on a network
+// where StateRootInHeader is stateRoot.
+func UnsignedSize(stateRoot bool) int {
+	if stateRoot {
+		return maxUnsignedSize
+	}
+	return UnsignedHeaderSize
+}
+
+// unsignedSize is the length of the hashed part of this header.
+func (h *Header) unsignedSize() int { return UnsignedSize(h.StateRootEnabled) }
+
+func (h *Header) unsigned() []byte {
+	b := make([]byte, h.unsignedSize())
 	le := binary.LittleEndian
 	le.PutUint32(b[0:], h.Version)
 	copy(b[4:36], h.PrevHash[:])
@@ -82,13 +113,15 @@ func (h *Header) unsigned() (b [UnsignedHeaderSize]byte) {
 	le.PutUint32(b[84:], h.Index)
 	b[88] = h.PrimaryIndex
 	copy(b[89:109], h.NextConsensus[:])
+	if h.StateRootEnabled {
+		copy(b[UnsignedHeaderSize:], h.PrevStateRoot[:])
+	}
 	return b
 }
 
 // EncodeUnsigned writes the hashed part of the header.
 func (h *Header) EncodeUnsigned(w *io.BinWriter) {
-	b := h.unsigned()
-	w.WriteBytes(b[:])
+	w.WriteBytes(h.unsigned())
 }
 
 // EncodeBinary writes the header with its single witness.
@@ -101,8 +134,7 @@ func (h *Header) EncodeBinary(w *io.BinWriter) {
 // Hash is the SHA-256 of the unsigned header (cached).
 func (h *Header) Hash() util.Uint256 {
 	if !h.hashed {
-		b := h.unsigned()
-		h.hash = hash.Sha256(b[:])
+		h.hash = hash.Sha256(h.unsigned())
 		h.hashed = true
 	}
 	return h.hash
@@ -112,7 +144,7 @@ func (h *Header) Hash() util.Uint256 {
 func (h *Header) InvalidateCache() { h.hashed = false }
 
 // Size is the serialized size of the header.
-func (h *Header) Size() int { return UnsignedHeaderSize + 1 + h.Witness.Size() }
+func (h *Header) Size() int { return h.unsignedSize() + 1 + h.Witness.Size() }
 
 // SignData returns the data the header witness signs on the network with
 // the given magic: magic (u32 LE) followed by the hash.
@@ -126,8 +158,12 @@ func (h *Header) SignData(magic uint32) []byte {
 
 // NewHeaderFromBytes decodes a header that must fill b exactly. The
 // witness scripts alias b: do not modify b afterwards.
-func NewHeaderFromBytes(b []byte) (*Header, error) {
-	h := new(Header)
+func NewHeaderFromBytes(b []byte) (*Header, error) { return NewHeaderFromBytesSR(b, false) }
+
+// NewHeaderFromBytesSR is NewHeaderFromBytes for a network where
+// StateRootInHeader is stateRoot.
+func NewHeaderFromBytesSR(b []byte, stateRoot bool) (*Header, error) {
+	h := &Header{StateRootEnabled: stateRoot}
 	r := io.NewBinReaderFromBuf(b)
 	h.decodeBuf(r, b)
 	if r.Err != nil {

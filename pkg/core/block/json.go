@@ -23,6 +23,7 @@ type headerJSON struct {
 	Index         uint32                `json:"index"`
 	PrimaryIndex  uint8                 `json:"primary"`
 	NextConsensus string                `json:"nextconsensus"`
+	PrevStateRoot *util.Uint256         `json:"previousstateroot,omitempty"`
 	Witnesses     []transaction.Witness `json:"witnesses"`
 }
 
@@ -32,7 +33,7 @@ type blockJSON struct {
 }
 
 func (h *Header) toJSON(size int) headerJSON {
-	return headerJSON{
+	j := headerJSON{
 		Hash:          h.Hash(),
 		Size:          size,
 		Version:       h.Version,
@@ -45,6 +46,11 @@ func (h *Header) toJSON(size int) headerJSON {
 		NextConsensus: address.Uint160ToString(h.NextConsensus),
 		Witnesses:     []transaction.Witness{h.Witness},
 	}
+	if h.StateRootEnabled {
+		sr := h.PrevStateRoot
+		j.PrevStateRoot = &sr
+	}
+	return j
 }
 
 // MarshalJSON writes the reference's verbose header form.
@@ -74,6 +80,7 @@ type headerJSONIn struct {
 	Index         uint32                `json:"index"`
 	PrimaryIndex  uint8                 `json:"primary"`
 	NextConsensus string                `json:"nextconsensus"`
+	PrevStateRoot *util.Uint256         `json:"previousstateroot"`
 	Witnesses     []transaction.Witness `json:"witnesses"`
 }
 
@@ -97,6 +104,10 @@ func (aux *headerJSONIn) header() (Header, error) {
 		Version: aux.Version, PrevHash: aux.PrevHash, MerkleRoot: aux.MerkleRoot,
 		Timestamp: aux.Timestamp, Nonce: nonce, Index: aux.Index,
 		PrimaryIndex: aux.PrimaryIndex, NextConsensus: nc, Witness: aux.Witnesses[0],
+	}
+	if aux.PrevStateRoot != nil {
+		h.StateRootEnabled = true
+		h.PrevStateRoot = *aux.PrevStateRoot
 	}
 	if aux.Hash != nil && *aux.Hash != h.Hash() {
 		return h, fmt.Errorf("%w: %s, computed %s", ErrHashMismatch, *aux.Hash, h.Hash())

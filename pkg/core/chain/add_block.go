@@ -46,6 +46,11 @@ func (c *Chain) add(b *block.Block, speculative bool) error {
 	if b.Index != h+1 {
 		return fmt.Errorf("%w: block %d, expected %d", ErrBlockIndex, b.Index, h+1)
 	}
+	if b.StateRootEnabled != c.proto.StateRootInHeader {
+		// Checked even without verification, as neo-go does.
+		return blockError(&b.Header, fmt.Errorf("%w: block %t, network %t",
+			ErrHeaderStateRootSetting, b.StateRootEnabled, c.proto.StateRootInHeader))
+	}
 	mode := addMode{verify: !c.cfg.Ledger.SkipBlockVerification, speculative: speculative, log: logWrite}
 	if speculative || c.cfg.noBlockLog {
 		mode.log = logNone
@@ -146,10 +151,10 @@ func (c *Chain) startVerify(b *block.Block, speculative bool) (wait func() error
 		return nil, err
 	}
 	c.mu.RLock()
-	prev := c.mu.tip
+	prev, prevRoot := c.mu.tip, c.mu.stateRoot
 	c.mu.RUnlock()
 	var tasks []func() error
-	header := func() error { return c.hv.verifyHeader(&b.Header, prev, pico) }
+	header := func() error { return c.hv.verifyHeader(&b.Header, prev, prevRoot, pico) }
 	if speculative {
 		tasks = append(tasks, header)
 	} else if err := header(); err != nil {

@@ -172,7 +172,7 @@ func appendIndexes(dst []uint32, recs []loggedRecord) []uint32 {
 // replayBlock decodes and adds one logged block. A storage error is
 // returned as is (Open fails: the operator must fix the disk first).
 func (c *Chain) replayBlock(r loggedRecord) error {
-	b, err := block.NewBlockFromBytes(r.raw)
+	b, err := block.NewBlockFromBytesSR(r.raw, c.proto.StateRootInHeader)
 	if err != nil {
 		return fmt.Errorf("block %d: %w", r.index, err)
 	}

@@ -183,7 +183,7 @@ func Open(cfg Config) (*Chain, error) {
 	}
 	c.sigs = keys.NewSigCache(sigCacheSizeFor(c.proto.MemPoolSize))
 	c.hv = headerVerifier{magic: uint32(c.proto.Magic), validatorsAt: c.proto.ValidatorsCountAt,
-		vm: c.defaultWitnessVM(cfg.WitnessVM), sigs: c.sigs}
+		vm: c.defaultWitnessVM(cfg.WitnessVM), sigs: c.sigs, stateRootInHeader: c.proto.StateRootInHeader}
 	bloom, err := bloomfilter.NewOptimal(uint64(cfg.BloomCapacity), 0.01)
 	if err != nil {
 		return nil, fmt.Errorf("chain: bloom filter: %w", err)
@@ -192,6 +192,7 @@ func Open(cfg Config) (*Chain, error) {
 	c.cache = storage.NewMemCachedStore(cfg.Store)
 	c.rec = &recorder{Store: c.cache, track: cfg.OnStorageChanges != nil}
 	c.dao = dao.New(c.rec)
+	c.dao.SetStateRootInHeader(c.proto.StateRootInHeader)
 	if err := c.init(); err != nil {
 		if c.broken != nil {
 			return nil, errors.Join(err, c.cache.Abandon())

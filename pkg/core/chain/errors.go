@@ -16,6 +16,12 @@ var (
 	ErrHeaderPrevHash = errors.New("chain: previous hash mismatch")
 	// ErrHeaderTimestamp is a timestamp not after the predecessor's.
 	ErrHeaderTimestamp = errors.New("chain: timestamp not increasing")
+	// ErrHeaderStateRootSetting is a header with or without a previous
+	// state root on a network that says otherwise (StateRootInHeader).
+	ErrHeaderStateRootSetting = errors.New("chain: state root setting mismatch")
+	// ErrHeaderStateRoot is a header whose previous state root is not
+	// the local one (StateRootInHeader).
+	ErrHeaderStateRoot = errors.New("chain: state root for previous block is invalid")
 	// ErrAlreadyExists is a block or transaction already on chain.
 	ErrAlreadyExists = errors.New("chain: already exists")
 	// ErrBlockIndex is a block that does not follow the current height.

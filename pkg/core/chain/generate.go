@@ -268,7 +268,7 @@ func (g *generator) nextBlock() (*block.Block, error) {
 // buildBlock builds and signs the block after the current one.
 func (g *generator) buildBlock() (*block.Block, error) {
 	g.c.mu.RLock()
-	prev := g.c.mu.tip
+	prev, prevRoot := g.c.mu.tip, g.c.mu.stateRoot
 	g.c.mu.RUnlock()
 	index := prev.Index + 1
 	nonce := sha256.Sum256(fmt.Appendf(nil, "n3d generate %q block %d", g.opts.Seed, index))
@@ -285,6 +285,9 @@ func (g *generator) buildBlock() (*block.Block, error) {
 		PrimaryIndex:  byte(index % uint32(g.c.proto.ValidatorsCountAt(index))),
 		NextConsensus: nextConsensus,
 	}}
+	if g.c.proto.StateRootInHeader {
+		b.StateRootEnabled, b.PrevStateRoot = true, prevRoot
+	}
 	if err := g.fillBlock(b); err != nil {
 		return nil, err
 	}

@@ -70,9 +70,6 @@ func CommitteeAddress(committee keys.PublicKeys) (util.Uint160, error) {
 // one transaction running that script, signed by the BFT account (and the
 // committee account when it differs), valid until block 1.
 func GenesisBlock(p *config.ProtocolConfiguration) (*block.Block, error) {
-	if p.StateRootInHeader {
-		return nil, fmt.Errorf("%w: StateRootInHeader is not supported", ErrBadConfig)
-	}
 	validators, err := StandbyValidators(p)
 	if err != nil {
 		return nil, err
@@ -87,6 +84,9 @@ func GenesisBlock(p *config.ProtocolConfiguration) (*block.Block, error) {
 		Nonce:         genesisNonce,
 		NextConsensus: nextConsensus,
 		Witness:       alwaysTrueWitness(),
+		// With StateRootInHeader the genesis header carries a zero
+		// previous state root (part of its hash).
+		StateRootEnabled: p.StateRootInHeader,
 	}}
 	if gt := p.Genesis.Transaction; gt != nil {
 		tx, err := genesisTransaction(p, gt, nextConsensus)

@@ -61,8 +61,4 @@ func TestGenesisBadConfig(t *testing.T) {
 	p.StandbyCommittee = append([]string{"02bad"}, p.StandbyCommittee[1:]...)
 	_, err := GenesisBlock(&p)
 	require.Error(t, err)
-	p = cfg.ProtocolConfiguration
-	p.StateRootInHeader = true
-	_, err = GenesisBlock(&p)
-	require.ErrorIs(t, err, ErrBadConfig)
 }

@@ -68,7 +68,7 @@ func Restore(ctx context.Context, c *Chain, r io.Reader, o RestoreOptions) (Rest
 	p := progress{log: o.Log, every: o.ProgressEvery, last: begin, lastHeight: c.BlockHeight()}
 	pre, stopPre := c.startPreverify()
 	defer stopPre()
-	records, taken, stop := readAhead(d, c.BlockHeight(), pre)
+	records, taken, stop := readAhead(d, c.BlockHeight(), c.proto.StateRootInHeader, pre)
 	defer stop()
 	expected := int64(-1) // index the next record must have, once known
 	for o.Count == 0 || res.Added < o.Count {
@@ -154,7 +154,7 @@ type record struct {
 // waiting for a read in progress). Each decoded block, its hashes computed
 // (so that readers only read them), is also offered to pre without waiting
 // (dropped when pre is full).
-func readAhead(d *chaindump.Reader, height uint32, pre chan<- *block.Block) (<-chan record, func(record), func()) {
+func readAhead(d *chaindump.Reader, height uint32, sr bool, pre chan<- *block.Block) (<-chan record, func(record), func()) {
 	out := make(chan record, readAheadRecords)
 	done := make(chan struct{})
 	budget := newByteBudget(readAheadBytes)
@@ -172,7 +172,7 @@ func readAhead(d *chaindump.Reader, height uint32, pre chan<- *block.Block) (<-c
 				if len(raw) >= block.UnsignedHeaderSize {
 					rec.index = binary.LittleEndian.Uint32(raw[indexOffset:])
 					if rec.index > height {
-						rec.b, rec.decodeErr = block.NewBlockFromBytes(rec.raw)
+						rec.b, rec.decodeErr = block.NewBlockFromBytesSR(rec.raw, sr)
 						offerDecoded(rec.b, rec.decodeErr, pre)
 					}
 				}
@@ -259,10 +259,11 @@ func offerDecoded(b *block.Block, err error, pre chan<- *block.Block) {
 // (genesis included: a dump of another network is refused). A block's hash
 // is the SHA-256 of its unsigned header, the first bytes of the record.
 func checkKnown(c *Chain, index uint32, raw []byte) error {
-	if len(raw) < block.UnsignedHeaderSize {
+	n := block.UnsignedSize(c.proto.StateRootInHeader)
+	if len(raw) < n {
 		return fmt.Errorf("block %d: %w: %d bytes", index, chaindump.ErrInvalidBlock, len(raw))
 	}
-	got := hash.Sha256(raw[:block.UnsignedHeaderSize])
+	got := hash.Sha256(raw[:n])
 	have, _ := c.GetHeaderHash(index)
 	if got != have {
 		return fmt.Errorf("%w: block %d of the dump is %s, the chain has %s", ErrDump, index, got.String(), have.String())

@@ -5,6 +5,7 @@ import (
 
 	"github.com/n3d-io/n3d/pkg/core/block"
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
+	"github.com/n3d-io/n3d/pkg/util"
 )
 
 // headerVerifier checks headers against their predecessor; it holds only
@@ -16,6 +17,9 @@ type headerVerifier struct {
 	vm           WitnessVM
 	// sigs is the chain's signature cache (nil: none).
 	sigs *keys.SigCache
+	// stateRootInHeader: headers must carry the state root after the
+	// previous block (neo-go's StateRootInHeader).
+	stateRootInHeader bool
 }
 
 // verifyHeader applies the reference's header rules in its order: primary
@@ -23,8 +27,13 @@ type headerVerifier struct {
 // spacing is not enforced), then the witness against the previous block's
 // NextConsensus within HeaderVerificationGasLimit (which VerifyWitnesses
 // caps at MaxVerificationGas). picoFee is the exec fee
-// factor in picoGAS per price unit of the state the block builds on.
-func (v *headerVerifier) verifyHeader(h, prev *block.Header, picoFee int64) error {
+// factor in picoGAS per price unit of the state the block builds on. With
+// StateRootInHeader the header must carry prevRoot, the local state root
+// after prev, first (neo-go checks it before the link).
+func (v *headerVerifier) verifyHeader(h, prev *block.Header, prevRoot util.Uint256, picoFee int64) error {
+	if err := v.checkStateRoot(h, prevRoot); err != nil {
+		return err
+	}
 	if n := v.validatorsAt(h.Index); int(h.PrimaryIndex) >= n {
 		return fmt.Errorf("%w: primary index %d, %d validators", ErrHeaderPrimary, h.PrimaryIndex, n)
 	}
@@ -46,6 +55,18 @@ func (v *headerVerifier) verifyHeader(h, prev *block.Header, picoFee int64) erro
 	}
 	if _, err := verifyWitness(p, prev.NextConsensus, &h.Witness, v.vm); err != nil {
 		return fmt.Errorf("header witness: %w", err)
+	}
+	return nil
+}
+
+// checkStateRoot applies the StateRootInHeader rules: the header's
+// setting must be the network's, and its previous state root ours.
+func (v *headerVerifier) checkStateRoot(h *block.Header, prevRoot util.Uint256) error {
+	if h.StateRootEnabled != v.stateRootInHeader {
+		return fmt.Errorf("%w: header %t, network %t", ErrHeaderStateRootSetting, h.StateRootEnabled, v.stateRootInHeader)
+	}
+	if v.stateRootInHeader && h.PrevStateRoot != prevRoot {
+		return fmt.Errorf("%w: header %s, local %s", ErrHeaderStateRoot, h.PrevStateRoot.String(), prevRoot.String())
 	}
 	return nil
 }

@@ -46,7 +46,7 @@ func TestVerifyHeaderReferenceChains(t *testing.T) {
 			v := newTestHeaderVerifier(t, name, nil)
 			blocks := refChainBlocks(t, name)
 			for i := 1; i < len(blocks); i++ {
-				require.NoError(t, v.verifyHeader(&blocks[i].Header, &blocks[i-1].Header, defaultPicoFee), "block %d", i)
+				require.NoError(t, v.verifyHeader(&blocks[i].Header, &blocks[i-1].Header, util.Uint256{}, defaultPicoFee), "block %d", i)
 				require.NoError(t, checkBlockLimits(blocks[i], cfg.ProtocolConfiguration.MaxBlockSize,
 					cfg.ProtocolConfiguration.MaxTransactionsPerBlock), "block %d", i)
 			}
@@ -83,14 +83,14 @@ func TestVerifyHeaderRejects(t *testing.T) {
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
 			h := corrupt(cur, c.f)
-			err := v.verifyHeader(h, prev, defaultPicoFee)
+			err := v.verifyHeader(h, prev, util.Uint256{}, defaultPicoFee)
 			require.ErrorIs(t, err, c.err)
 		})
 	}
 	// Too little GAS for the multisig check (limit in datoshi, factor absurd).
-	err := v.verifyHeader(&cur.Header, prev, HeaderVerificationGasLimit*vm.FeeFactor)
+	err := v.verifyHeader(&cur.Header, prev, util.Uint256{}, HeaderVerificationGasLimit*vm.FeeFactor)
 	require.ErrorIs(t, err, ErrWitness)
-	require.NoError(t, v.verifyHeader(&cur.Header, prev, defaultPicoFee))
+	require.NoError(t, v.verifyHeader(&cur.Header, prev, util.Uint256{}, defaultPicoFee))
 }
 
 type fakeVM struct {
@@ -114,15 +114,15 @@ func TestVerifyHeaderNonStandardGoesToVM(t *testing.T) {
 		h.Witness.InvocationScript = append([]byte{0x21}, h.Witness.InvocationScript...)
 	})
 	v := newTestHeaderVerifier(t, "chain50x2", nil)
-	require.ErrorIs(t, v.verifyHeader(h, prev, defaultPicoFee), ErrWitness)
+	require.ErrorIs(t, v.verifyHeader(h, prev, util.Uint256{}, defaultPicoFee), ErrWitness)
 	f := &fakeVM{}
 	v.vm = f
-	require.NoError(t, v.verifyHeader(h, prev, defaultPicoFee))
+	require.NoError(t, v.verifyHeader(h, prev, util.Uint256{}, defaultPicoFee))
 	require.Equal(t, 1, f.calls)
 	f.err = errors.New("HALT with false")
-	require.ErrorIs(t, v.verifyHeader(h, prev, defaultPicoFee), ErrWitness)
+	require.ErrorIs(t, v.verifyHeader(h, prev, util.Uint256{}, defaultPicoFee), ErrWitness)
 	// Standard witnesses never reach the VM.
-	require.NoError(t, v.verifyHeader(&cur.Header, prev, defaultPicoFee))
+	require.NoError(t, v.verifyHeader(&cur.Header, prev, util.Uint256{}, defaultPicoFee))
 	require.Equal(t, 2, f.calls)
 }
 

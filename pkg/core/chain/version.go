@@ -17,10 +17,14 @@ type version struct {
 	Value string
 	Magic uint32
 	Mode  byte
+	// StateRootInHeader is written only when set (a trailing byte), so
+	// the records of earlier databases read as false.
+	StateRootInHeader bool
 }
 
 func (c *Chain) currentVersion() version {
-	return version{Value: dbVersion, Magic: uint32(c.proto.Magic), Mode: byte(c.trieMode())}
+	return version{Value: dbVersion, Magic: uint32(c.proto.Magic), Mode: byte(c.trieMode()),
+		StateRootInHeader: c.proto.StateRootInHeader}
 }
 
 func (c *Chain) putVersion() error {
@@ -29,6 +33,9 @@ func (c *Chain) putVersion() error {
 	w.WriteString(v.Value)
 	w.WriteU32LE(v.Magic)
 	w.WriteU8(v.Mode)
+	if v.StateRootInHeader {
+		w.WriteBool(true)
+	}
 	if w.Err != nil {
 		return w.Err
 	}
@@ -50,12 +57,16 @@ func (c *Chain) checkVersion() error {
 	got.Value = r.ReadString(64)
 	got.Magic = r.ReadU32LE()
 	got.Mode = r.ReadU8()
+	if r.Err == nil && r.Len() > 0 {
+		got.StateRootInHeader = r.ReadBool()
+	}
 	if r.Err != nil {
 		return fmt.Errorf("%w: version record: %w", ErrVersion, r.Err)
 	}
 	if want := c.currentVersion(); got != want {
-		return fmt.Errorf("%w: database %s magic %d mode %d, configured %s magic %d mode %d", ErrVersion,
-			got.Value, got.Magic, got.Mode, want.Value, want.Magic, want.Mode)
+		return fmt.Errorf("%w: database %s magic %d mode %d StateRootInHeader %t, configured %s magic %d mode %d StateRootInHeader %t",
+			ErrVersion, got.Value, got.Magic, got.Mode, got.StateRootInHeader,
+			want.Value, want.Magic, want.Mode, want.StateRootInHeader)
 	}
 	return nil
 }

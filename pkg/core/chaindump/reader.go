@@ -54,6 +54,8 @@ type Reader struct {
 	offset  int64  // byte offset of the next record
 	maxSize uint32
 	buf     []byte
+	// stateRoot: blocks carry the previous state root (StateRootInHeader).
+	stateRoot bool
 }
 
 // NewReader reads the dump header from r and detects the format.
@@ -138,6 +140,10 @@ func (d *Reader) Next() ([]byte, error) {
 	return d.buf, nil
 }
 
+// SetStateRootInHeader makes NextBlock decode blocks of a network with
+// StateRootInHeader.
+func (d *Reader) SetStateRootInHeader(on bool) { d.stateRoot = on }
+
 // NextBlock reads and decodes the next block. raw is its bytes in a fresh
 // buffer the block's scripts alias (so neither may be modified; it stays
 // valid after later calls). It returns io.EOF after Count blocks.
@@ -148,7 +154,7 @@ func (d *Reader) NextBlock() (b *block.Block, raw []byte, err error) {
 		return nil, nil, err
 	}
 	raw = bytes.Clone(shared)
-	b, err = block.NewBlockFromBytes(raw)
+	b, err = block.NewBlockFromBytesSR(raw, d.stateRoot)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w: %s: %w", ErrInvalidBlock, pos, err)
 	}

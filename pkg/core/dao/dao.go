@@ -14,7 +14,17 @@ type DAO struct {
 	snap   *storage.Snapshot // non-nil for a private DAO
 	cache  *contractCache
 	keyBuf []byte // scratch for storage keys (stores do not keep keys)
+	// srInHeader: stored headers carry the previous state root
+	// (StateRootInHeader).
+	srInHeader bool
 }
+
+// SetStateRootInHeader tells d that stored headers carry the previous
+// state root (the network's StateRootInHeader); set it before any read.
+func (d *DAO) SetStateRootInHeader(on bool) { d.srInHeader = on }
+
+// StateRootInHeader reports the setting of SetStateRootInHeader.
+func (d *DAO) StateRootInHeader() bool { return d.srInHeader }
 
 // New returns a DAO over st with a fresh contract cache.
 func New(st storage.Store) *DAO {
@@ -28,7 +38,7 @@ func (d *DAO) Store() storage.Store { return d.store }
 // contract cache. Its changes reach d only with Persist.
 func (d *DAO) Private() *DAO {
 	s := storage.NewSnapshot(d.store)
-	return &DAO{store: s, snap: s, cache: d.cache}
+	return &DAO{store: s, snap: s, cache: d.cache, srInHeader: d.srInHeader}
 }
 
 // IsPrivate reports whether d was made by Private.

@@ -71,7 +71,7 @@ func (d *DAO) readBlock(h util.Uint256) (*block.Trimmed, *io.BinReader, error) {
 		return nil, nil, fmt.Errorf("%w: block %s", ErrNotFound, h)
 	}
 	r := io.NewBinReaderFromBuf(v[1:])
-	t := new(block.Trimmed)
+	t := &block.Trimmed{Header: block.Header{StateRootEnabled: d.srInHeader}}
 	t.DecodeBinary(r)
 	if r.Err != nil {
 		return nil, nil, fmt.Errorf("%w: block %s: %w", ErrCorrupted, h, r.Err)

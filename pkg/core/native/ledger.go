@@ -193,7 +193,7 @@ func (l *Ledger) getBlock(ic *interop.Context, args []stackitem.Item) (stackitem
 // trimmedBlockToStackItem is the reference TrimmedBlock.ToStackItem.
 func trimmedBlockToStackItem(b *block.Trimmed) stackitem.Item {
 	h := b.Hash()
-	return stackitem.NewArray([]stackitem.Item{
+	items := []stackitem.Item{
 		stackitem.ByteString(h.BytesLE()),
 		stackitem.NewInt(int64(b.Version)),
 		stackitem.ByteString(b.PrevHash.BytesLE()),
@@ -204,7 +204,13 @@ func trimmedBlockToStackItem(b *block.Trimmed) stackitem.Item {
 		stackitem.NewInt(int64(b.PrimaryIndex)),
 		stackitem.ByteString(b.NextConsensus.BytesLE()),
 		stackitem.NewInt(int64(len(b.Hashes))),
-	})
+	}
+	if b.StateRootEnabled {
+		// neo-go's extension (StateRootInHeader) appends the previous
+		// state root, big-endian as neo-go writes it.
+		items = append(items, stackitem.ByteString(b.PrevStateRoot.BytesBE()))
+	}
+	return stackitem.NewArray(items)
 }
 
 // traceableTx returns the transaction with the hash argument and its

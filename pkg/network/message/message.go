@@ -134,7 +134,7 @@ func (m *Message) DecodeBinary(r *io.BinReader) {
 	if r.Err != nil {
 		return
 	}
-	if err := m.decode(flags, cmd, wire); err != nil {
+	if err := m.decode(flags, cmd, wire, Options{}); err != nil {
 		r.Err = err
 	}
 }
@@ -142,7 +142,7 @@ func (m *Message) DecodeBinary(r *io.BinReader) {
 // decode fills m from a frame's parts: it decompresses (bounded) and
 // decodes the payload by command. On ErrUnknownCommand and payload errors m
 // still holds the flags, the command and the payload bytes.
-func (m *Message) decode(flags Flags, cmd Command, wire []byte) error {
+func (m *Message) decode(flags Flags, cmd Command, wire []byte, opts Options) error {
 	if len(wire) == 0 {
 		wire = nil
 	}
@@ -165,6 +165,9 @@ func (m *Message) decode(flags Flags, cmd Command, wire []byte) error {
 		return fmt.Errorf("%w: %s", ErrEmptyPayload, cmd)
 	}
 	p := newPayload()
+	if sr, ok := p.(stateRootSetter); ok && opts.StateRootInHeader {
+		sr.SetStateRootInHeader(true)
+	}
 	r := io.NewBinReaderFromBuf(m.raw)
 	if bd, ok := p.(bufDecoder); ok {
 		bd.DecodeBinaryBuf(r, m.raw)
@@ -177,6 +180,16 @@ func (m *Message) decode(flags Flags, cmd Command, wire []byte) error {
 	m.Payload = p
 	return nil
 }
+
+// Options are the network settings payload decoding depends on.
+type Options struct {
+	// StateRootInHeader: block headers carry the previous state root
+	// (neo-go's extension); applies to block, headers and merkleblock.
+	StateRootInHeader bool
+}
+
+// stateRootSetter is implemented by the payloads holding block headers.
+type stateRootSetter interface{ SetStateRootInHeader(on bool) }
 
 // bufDecoder is implemented by blocks and transactions, which hash their
 // parts straight from the input buffer.

@@ -102,6 +102,10 @@ func TestCommandTable(t *testing.T) {
 		{CmdAlert, 0x40, "Alert", false, false},
 		// neo-go's P2PSigExtensions command (CMDP2PNotaryRequest, compressed).
 		{CmdP2PNotaryRequest, 0x50, "P2PNotaryRequest", true, true},
+		// neo-go's P2PStateExchangeExtensions commands (CMDGetMPTData is
+		// never compressed, CMDMPTData is like any large payload).
+		{CmdGetMPTData, 0x51, "GetMPTData", false, true},
+		{CmdMPTData, 0x52, "MPTData", true, true},
 	}
 	known := 0
 	for i := range 256 {

@@ -54,7 +54,10 @@ func parseHeader(b []byte) (hdr int, n uint64, err error) {
 // (ErrUnknownCommand, ErrEmptyPayload, ErrBadCompression, ErrBadPayload)
 // n is the frame length and the message holds its flags and command. The
 // message does not alias b.
-func Parse(b []byte) (*Message, int, error) {
+func Parse(b []byte) (*Message, int, error) { return ParseWith(b, Options{}) }
+
+// ParseWith is Parse with the network's decoding options.
+func ParseWith(b []byte, opts Options) (*Message, int, error) {
 	hdr, n, err := parseHeader(b)
 	if err != nil || hdr == 0 {
 		return nil, 0, err
@@ -65,7 +68,7 @@ func Parse(b []byte) (*Message, int, error) {
 	}
 	m := new(Message)
 	wire := append([]byte(nil), b[hdr:end]...)
-	return m, end, m.decode(Flags(b[0]), Command(b[1]), wire)
+	return m, end, m.decode(Flags(b[0]), Command(b[1]), wire, opts)
 }
 
 // Read reads one message from r. It reads exactly one frame: the header,
@@ -75,7 +78,10 @@ func Parse(b []byte) (*Message, int, error) {
 // ignore ErrUnknownCommand and read on); an I/O error or an oversized
 // length leaves the stream unusable. An error wrapping stdio.EOF or
 // stdio.ErrUnexpectedEOF means the connection ended.
-func Read(r stdio.Reader) (*Message, error) {
+func Read(r stdio.Reader) (*Message, error) { return ReadWith(r, Options{}) }
+
+// ReadWith is Read with the network's decoding options.
+func ReadWith(r stdio.Reader, opts Options) (*Message, error) {
 	var h [maxHeaderSize]byte
 	if _, err := stdio.ReadFull(r, h[:3]); err != nil {
 		return nil, fmt.Errorf("message: read header: %w", err)
@@ -101,7 +107,7 @@ func Read(r stdio.Reader) (*Message, error) {
 		return nil, fmt.Errorf("message: read %d-byte payload: %w", n, noEOF(err))
 	}
 	m := new(Message)
-	return m, m.decode(Flags(h[0]), Command(h[1]), wire)
+	return m, m.decode(Flags(h[0]), Command(h[1]), wire, opts)
 }
 
 // noEOF turns an EOF in the middle of a frame into ErrUnexpectedEOF.

@@ -16,7 +16,13 @@ type MerkleBlock struct {
 	TxCount int
 	Hashes  []util.Uint256
 	Flags   []byte
+
+	stateRoot bool // decode a StateRootInHeader header
 }
+
+// SetStateRootInHeader makes DecodeBinary read the header of a network
+// with StateRootInHeader.
+func (p *MerkleBlock) SetStateRootInHeader(on bool) { p.stateRoot = on }
 
 // EncodeBinary writes the payload.
 func (p *MerkleBlock) EncodeBinary(w *io.BinWriter) {
@@ -29,6 +35,7 @@ func (p *MerkleBlock) EncodeBinary(w *io.BinWriter) {
 // DecodeBinary reads the payload: TxCount at most 65535, at most TxCount
 // hashes and at most ceil(max(TxCount, 1) / 8) flag bytes.
 func (p *MerkleBlock) DecodeBinary(r *io.BinReader) {
+	p.Header.StateRootEnabled = p.stateRoot
 	p.Header.DecodeBinary(r)
 	p.TxCount = r.ReadVarLen(math.MaxUint16)
 	p.Hashes = readHashes(r, p.TxCount)

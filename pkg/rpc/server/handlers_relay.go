@@ -101,7 +101,7 @@ func (s *Server) submitBlock(ps params.Params) (any, *result.Error) {
 	if rerr != nil {
 		return nil, rerr
 	}
-	b, err := block.NewBlockFromBytes(raw)
+	b, err := block.NewBlockFromBytesSR(raw, s.chain.Config().StateRootInHeader)
 	if err != nil {
 		return nil, result.NewInvalidParamsError(fmt.Sprintf("can't decode block: %s", err))
 	}

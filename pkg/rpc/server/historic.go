@@ -135,7 +135,9 @@ func (s *Server) historicDAO(height uint32) (*dao.DAO, error) {
 	if err != nil {
 		return nil, err
 	}
-	return dao.New(st), nil
+	d := dao.New(st)
+	d.SetStateRootInHeader(s.chain.DAO().StateRootInHeader())
+	return d, nil
 }
 
 // warmPolicyFilters makes Policy load its key filters (blocked accounts,

@@ -90,7 +90,9 @@ func (s *Server) stateRootDAO(p *params.Param) (*dao.DAO, *result.Error) {
 	if err != nil {
 		return nil, internal("state trie", err)
 	}
-	return dao.New(st), nil
+	d := dao.New(st)
+	d.SetStateRootInHeader(s.chain.DAO().StateRootInHeader())
+	return d, nil
 }
 
 // historicContractID resolves a contract id (taken as is), hash, address

@@ -192,7 +192,11 @@ func New(cfg Config, l Ledger, n Natives) (*Server, error) {
 }
 
 // view returns a DAO over the chain's committed state for one request.
-func (s *Server) view() *dao.DAO { return dao.New(s.chain.DAO().Store()) }
+func (s *Server) view() *dao.DAO {
+	d := dao.New(s.chain.DAO().Store())
+	d.SetStateRootInHeader(s.chain.DAO().StateRootInHeader())
+	return d
+}
 
 // Run serves the RPC addresses (and the TLS ones when enabled) until ctx
 // ends, then shuts the listeners down, waiting at most ShutdownTimeout
