@@ -1,6 +1,7 @@
 package chain
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math/big"
@@ -43,6 +44,52 @@ type StateView struct {
 func (c *Chain) LatestView() *StateView {
 	return &StateView{d: dao.New(c.rec), c: c, natives: c.cfg.Natives, height: c.BlockHeight()}
 }
+
+// LatestViewAsOf returns a view of the latest state in which the Ledger
+// contract's current block is block index: its hash when the chain has
+// that block, the zero hash above the height. It is the state neo-go's
+// test runs read when the persisting block they mock is index+1 (RPC
+// invokecontainedscript with a header of another index).
+func (c *Chain) LatestViewAsOf(index uint32) (*StateView, error) {
+	h, _ := c.GetHeaderHash(index) // the zero hash above the height
+	ptr := storage.NewMemoryStore()
+	if err := dao.New(ptr).PutCurrentBlock(h, index); err != nil {
+		return nil, err
+	}
+	cur, err := ptr.Get(storage.SYSCurrentBlock.Bytes())
+	if err != nil {
+		return nil, err
+	}
+	st := &currentStore{Store: c.rec, current: cur}
+	return &StateView{d: dao.New(st), c: c, natives: c.cfg.Natives, height: index}, nil
+}
+
+// currentStore is the chain's store, read-only, with another current
+// block record.
+type currentStore struct {
+	storage.Store
+	current []byte // the SYSCurrentBlock record
+}
+
+// Get implements storage.Store.
+func (s *currentStore) Get(key []byte) ([]byte, error) {
+	if bytes.Equal(key, storage.SYSCurrentBlock.Bytes()) {
+		return bytes.Clone(s.current), nil
+	}
+	return s.Store.Get(key)
+}
+
+// Put, Delete, PutChangeSet and Close implement storage.Store: the view
+// is read-only, the chain's store stays open.
+func (s *currentStore) Put([]byte, []byte) error { return errReadOnly }
+
+func (s *currentStore) Delete([]byte) error { return errReadOnly }
+
+func (s *currentStore) PutChangeSet(map[string][]byte, map[string]struct{}) error {
+	return errReadOnly
+}
+
+func (s *currentStore) Close() error { return nil }
 
 // ViewAt returns a view of the state after block height, read from the
 // state trie at that block's root: contract storage comes from the trie

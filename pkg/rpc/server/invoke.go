@@ -149,7 +149,6 @@ func (s *Server) invokeScriptAt(st execState, ps params.Params) (any, *result.Er
 	return s.runScript(st, tx, script, verbose)
 }
 
-// runScript runs an Application script in a test context.
 // verboseParam reads the optional verbose flag of invokefunction and
 // invokescript (neo-go's: it asks for the invocation diagnostics).
 func verboseParam(p *params.Param) (bool, *result.Error) {
@@ -163,12 +162,20 @@ func verboseParam(p *params.Param) (bool, *result.Error) {
 	return v, nil
 }
 
+// runScript runs an Application script in a test context.
 func (s *Server) runScript(st execState, tx *transaction.Transaction, script []byte, verbose bool) (any, *result.Error) {
 	b, err := s.fakeNextBlock(st.height)
 	if err != nil {
 		return nil, internal("fake block", err)
 	}
-	ic, err := st.d.TestContext(trigger.Application, tx, b, int64(s.cfg.MaxGasInvoke))
+	return s.runScriptIn(st.d, trigger.Application, tx, b, script, int64(s.cfg.MaxGasInvoke), verbose)
+}
+
+// runScriptIn runs script with trigger trig in a test context over d with
+// container tx, persisting block b and gas datoshi.
+func (s *Server) runScriptIn(d StateView, trig trigger.Type, tx *transaction.Transaction, b *block.Block, script []byte,
+	gas int64, verbose bool) (any, *result.Error) {
+	ic, err := d.TestContext(trig, tx, b, gas)
 	if err != nil {
 		return nil, result.NewInternalError(fmt.Sprintf("failed to create test VM: %s", err))
 	}

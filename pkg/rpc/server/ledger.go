@@ -39,6 +39,9 @@ type Ledger interface {
 	// the contract storage under a state root, TrieAt the state trie at a
 	// root (with proofs). Each request takes views of its own.
 	LatestView() *chain.StateView
+	// LatestViewAsOf is the latest state with block index as the Ledger
+	// contract's current block (a test run mocking block index+1).
+	LatestViewAsOf(index uint32) (*chain.StateView, error)
 	ViewAt(height uint32) (*chain.StateView, error)
 	ViewAtRoot(root util.Uint256) (*chain.StateView, error)
 	TrieAt(root util.Uint256) (*chain.TrieView, error)
