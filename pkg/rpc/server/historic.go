@@ -13,7 +13,7 @@ import (
 // parameter names a past state — a block index, a block hash, or a state
 // root hash — and the rest are those of the plain method. The run is the
 // one of the block after that state: its contract storage is read from
-// the state trie at the block's root (historic_store.go), and the Ledger
+// the state trie at the block's root (chain.ViewAt), and the Ledger
 // sees that block as the current one. It needs the old trie nodes, so a
 // node with KeepOnlyLatestState refuses with -606, and with
 // RemoveUntraceableBlocks the states older than MaxTraceableBlocks are
