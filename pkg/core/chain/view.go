@@ -258,14 +258,7 @@ func (v *StateView) NativeContracts() ([]*state.Contract, error) {
 
 // IsNative reports whether h is the hash of a native contract of the
 // network (deployed or not).
-func (v *StateView) IsNative(h util.Uint160) bool {
-	for _, n := range v.natives.List() {
-		if n.Hash() == h {
-			return true
-		}
-	}
-	return false
-}
+func (v *StateView) IsNative(h util.Uint160) bool { return v.natives.Registry.IsNative(h) }
 
 // CommitteeKeys is the committee sorted by key (compressed keys).
 func (v *StateView) CommitteeKeys() ([][]byte, error) {
