@@ -66,8 +66,8 @@ func node(t testing.TB, name string) *testNode {
 }
 
 // yamlSettings sets cfg's settings from the configuration's RPC and
-// Ledger sections as pkg/node's RPCConfig does (its test checks that it
-// maps every setting).
+// Ledger sections, the mapping of pkg/node's RPCConfig (which this package
+// cannot import; TestRPCConfigMapsEverySetting checks that one).
 func yamlSettings(cfg Config, r config.RPC, l config.Ledger) Config {
 	cfg.Addresses = r.Addresses
 	cfg.TLS = TLSConfig{Enabled: r.TLSConfig.Enabled, Addresses: r.TLSConfig.Addresses,
