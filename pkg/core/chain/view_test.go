@@ -88,36 +88,7 @@ func TestViewsWhileBlocksAreAdded(t *testing.T) {
 	for i := range 4 {
 		wg.Go(func() {
 			for !done.Load() {
-				v := shared
-				switch i {
-				case 1:
-					v = c.LatestView()
-				case 2:
-					past, err := c.ViewAt(c.BlockHeight() / 2)
-					if err != nil {
-						errs <- err
-						return
-					}
-					v = past
-				case 3:
-					h := c.BlockHeight()
-					sr, err := c.StateRoot(h)
-					if err != nil {
-						errs <- err
-						return
-					}
-					tv, err := c.TrieAt(sr.Root)
-					if err != nil {
-						errs <- err
-						return
-					}
-					if _, err := tv.Contract(neo); err != nil {
-						errs <- err
-						return
-					}
-					continue
-				}
-				if err := read(v, i == 2); err != nil {
+				if err := readOnce(c, i, shared, neo, read); err != nil {
 					errs <- err
 					return
 				}
@@ -134,4 +105,32 @@ func TestViewsWhileBlocksAreAdded(t *testing.T) {
 	}
 	require.Positive(t, reads.Load())
 	require.NoError(t, read(c.LatestView(), true))
+}
+
+// readOnce is one read of reader i of TestViewsWhileBlocksAreAdded: 0 the
+// shared latest view, 1 a fresh latest view, 2 a past view with a test
+// run, 3 a trie view of the latest root.
+func readOnce(c *Chain, i int, shared *StateView, neo util.Uint160, read func(*StateView, bool) error) error {
+	switch i {
+	case 1:
+		return read(c.LatestView(), false)
+	case 2:
+		past, err := c.ViewAt(c.BlockHeight() / 2)
+		if err != nil {
+			return err
+		}
+		return read(past, true)
+	case 3:
+		sr, err := c.StateRoot(c.BlockHeight())
+		if err != nil {
+			return err
+		}
+		tv, err := c.TrieAt(sr.Root)
+		if err != nil {
+			return err
+		}
+		_, err = tv.Contract(neo)
+		return err
+	}
+	return read(shared, false)
 }

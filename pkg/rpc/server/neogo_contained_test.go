@@ -116,38 +116,9 @@ func (g *recorder) containedCases() error {
 	g.call("fault", m, tx(abort))
 	g.call("null header", m, tx(env), nil)
 
-	hdr, err := g.query("getblockheader", g.height, true)
-	if err != nil {
+	if err := g.containedHeaderCases(tx(env)); err != nil {
 		return err
 	}
-	g.call("header", m, tx(env), hdr)
-	edit := func(name string, f func(h map[string]any)) {
-		var h map[string]any
-		if err := json.Unmarshal(hdr, &h); err != nil {
-			g.err = err
-			return
-		}
-		f(h)
-		g.call(name, m, tx(env), h)
-	}
-	edit("header time changed", func(h map[string]any) { h["time"] = 1 })
-	edit("header nonce not hex", func(h map[string]any) { h["nonce"] = "zz" })
-	edit("header without witnesses", func(h map[string]any) { h["witnesses"] = []any{} })
-	edit("header version a string", func(h map[string]any) { h["version"] = "x" })
-	g.call("header not an object", m, tx(env), "abc")
-	old, err := g.query("getblockheader", 5, true)
-	if err != nil {
-		return err
-	}
-	g.call("header of block 5", m, tx(env), old)
-	// A header above the height, hashed here (the hash must match).
-	var h block.Header
-	if err := json.Unmarshal(hdr, &h); err != nil {
-		return err
-	}
-	h.Index, h.Nonce, h.PrimaryIndex = g.height+10, 0x1234, 1
-	h.InvalidateCache()
-	g.call("header above the height", m, tx(env), &h)
 
 	for _, trig := range []any{"verification", "Application", "VERIFICATION", "OnPersist", "postpersist", "All", "foo", 5, map[string]any{}} {
 		g.call("trigger "+jsonText(trig), m, tx(env), nil, trig)
@@ -156,6 +127,45 @@ func (g *recorder) containedCases() error {
 	g.call("verbose false", m, tx(push1), nil, "application", false)
 	g.call("verbose not a boolean", m, tx(push1), nil, "application", map[string]any{})
 	g.call("verification fault", m, tx(abort), nil, "verification")
+	return g.err
+}
+
+// containedHeaderCases run the script run with headers: block 23's and
+// block 5's, one above the height, and refused ones.
+func (g *recorder) containedHeaderCases(run map[string]any) error {
+	const m = "invokecontainedscript"
+	hdr, err := g.query("getblockheader", g.height, true)
+	if err != nil {
+		return err
+	}
+	g.call("header", m, run, hdr)
+	edit := func(name string, f func(h map[string]any)) {
+		var h map[string]any
+		if err := json.Unmarshal(hdr, &h); err != nil {
+			g.err = err
+			return
+		}
+		f(h)
+		g.call(name, m, run, h)
+	}
+	edit("header time changed", func(h map[string]any) { h["time"] = 1 })
+	edit("header nonce not hex", func(h map[string]any) { h["nonce"] = "zz" })
+	edit("header without witnesses", func(h map[string]any) { h["witnesses"] = []any{} })
+	edit("header version a string", func(h map[string]any) { h["version"] = "x" })
+	g.call("header not an object", m, run, "abc")
+	old, err := g.query("getblockheader", 5, true)
+	if err != nil {
+		return err
+	}
+	g.call("header of block 5", m, run, old)
+	// A header above the height, hashed here (the hash must match).
+	var h block.Header
+	if err := json.Unmarshal(hdr, &h); err != nil {
+		return err
+	}
+	h.Index, h.Nonce, h.PrimaryIndex = g.height+10, 0x1234, 1
+	h.InvalidateCache()
+	g.call("header above the height", m, run, &h)
 	return g.err
 }
 
