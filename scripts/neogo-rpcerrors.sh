@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Records neo-go's JSON-RPC error answers for pkg/rpc/server's
-# TestNeoGoErrors (pkg/rpc/server/testdata/neogo-errors.json).
+# TestNeoGoErrors (pkg/rpc/server/testdata/neogo-errors.json) and its
+# answers to invokecontainedscript for TestNeoGoContained
+# (testdata/neogo-contained.json, next to OUT).
 #
 # Restores the testblocks reference chain (internal/conformance/testdata/chains/
 # testblocks) into a neo-go v0.122.0 node with the chain's own
@@ -12,8 +14,9 @@
 #
 # Environment: NEOGO (the neo-go binary; build one from a v0.122.0 checkout
 # with `go build -o neo-go ./cli`), CONFORMANCE (internal/conformance/testdata),
-# PORT (21332: RPC; PORT+1: P2P), OUT (the testdata file), KEEP (1: keep
-# the work directory).
+# PORT (21332: RPC; PORT+1: P2P), OUT (the testdata file), CASES (which
+# recordings: "errors contained" by default), KEEP (1: keep the work
+# directory).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,6 +24,7 @@ NEOGO=${NEOGO:-neo-go}
 CONFORMANCE=${CONFORMANCE:-$ROOT/internal/conformance/testdata}
 PORT=${PORT:-21332}
 OUT=${OUT:-$ROOT/pkg/rpc/server/testdata/neogo-errors.json}
+CASES=${CASES:-errors contained}
 CHAIN=$CONFORMANCE/chains/testblocks
 
 mkdir -p "$(dirname "$OUT")"
@@ -59,5 +63,12 @@ for _ in $(seq 100); do
 done
 
 cd "$ROOT"
-go test -count=1 -v -run '^TestRecordNeoGoErrors$' ./pkg/rpc/server -args -neogo-record "$RPC" -neogo-out "$OUT" |
-	grep -E 'cases written|^(ok|FAIL|---)'
+for c in $CASES; do
+	case $c in
+	errors) test=TestRecordNeoGoErrors ;;
+	contained) test=TestRecordNeoGoContained ;;
+	*) echo "unknown CASES entry $c" >&2; exit 1 ;;
+	esac
+	go test -count=1 -v -run "^$test\$" ./pkg/rpc/server -args -neogo-record "$RPC" -neogo-out "$OUT" |
+		grep -E 'cases written|^(ok|FAIL|---)'
+done

@@ -16,6 +16,7 @@ import (
 	"github.com/n3d-io/n3d/internal/conformance"
 	"github.com/n3d-io/n3d/pkg/config"
 	"github.com/n3d-io/n3d/pkg/core/chain"
+	"github.com/n3d-io/n3d/pkg/node"
 	"github.com/n3d-io/n3d/pkg/rpc/result"
 	"github.com/n3d-io/n3d/pkg/rpc/server"
 	"github.com/n3d-io/n3d/pkg/storage"
@@ -41,8 +42,7 @@ func referenceRPC(t *testing.T, name string) (string, string) {
 	require.NoError(t, err)
 	_, err = chain.Restore(context.Background(), c, bytes.NewReader(acc), chain.RestoreOptions{})
 	require.NoError(t, err)
-	srv, err := server.New(server.Config{RPC: cfg.ApplicationConfiguration.RPC, Ledger: cfg.ApplicationConfiguration.Ledger},
-		c, server.NewNatives(ns))
+	srv, err := server.New(node.RPCConfig(cfg.ApplicationConfiguration.RPC, cfg.ApplicationConfiguration.Ledger), c)
 	require.NoError(t, err)
 	hs := httptest.NewServer(srv)
 	t.Cleanup(hs.Close)

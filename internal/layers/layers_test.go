@@ -61,15 +61,13 @@ var allowed = map[string]string{}
 
 // appConfigUsers are the only packages that may import pkg/config, the
 // whole application YAML; the protocol part is pkg/config/netconfig (L0),
-// which any package may import. The chain and the RPC server still take
-// application sections (chain.Config.Ledger, server.Config.RPC and
-// .Ledger); pkg/node builds every service's
-// Config from it, cmd loads it. Any other package takes a Config of its
+// which any package may import. The chain still takes an application
+// section (chain.Config.Ledger); pkg/node builds every service's Config
+// from it (the RPC server's with node.RPCConfig), cmd loads it. Any other package takes a Config of its
 // own. TestLayers fails when an entry no longer imports pkg/config, so the
 // list only shrinks.
 var appConfigUsers = map[string]string{
 	"pkg/core/chain":      "chain.Config.Protocol (protocol part) and .Ledger (application section)",
-	"pkg/rpc/server":      "server.Config.RPC and .Ledger sections, DefaultMaxGasInvoke",
 	"pkg/node":            "builds every service's Config",
 	"pkg/node/nodetest":   "builds the test privnet's config.Config for node.New",
 	"pkg/sim":             "builds each simulated node's config.Config for node.New",

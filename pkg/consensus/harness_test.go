@@ -20,7 +20,6 @@ import (
 	"github.com/n3d-io/n3d/pkg/config"
 	"github.com/n3d-io/n3d/pkg/core/block"
 	"github.com/n3d-io/n3d/pkg/core/chain"
-	"github.com/n3d-io/n3d/pkg/core/dao"
 	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
 	"github.com/n3d-io/n3d/pkg/network/payload"
@@ -206,19 +205,7 @@ func (n *testNet) newNode(name string, k *keys.PrivateKey) *testNode {
 }
 
 func (nd *testNode) nextBlockValidators() (keys.PublicKeys, error) {
-	// A DAO of our own over the chain's store: the chain's DAO has a key
-	// scratch buffer and is not for concurrent readers.
-	raw, err := nd.natives.Governance.NEO.NextBlockValidators(dao.New(nd.chain.DAO().Store()))
-	if err != nil {
-		return nil, err
-	}
-	out := make(keys.PublicKeys, len(raw))
-	for i, b := range raw {
-		if out[i], err = keys.NewPublicKeyFromBytes(b); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
+	return nd.chain.NextBlockValidators()
 }
 
 func (nd *testNode) config() Config {

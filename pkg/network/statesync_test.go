@@ -5,12 +5,13 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/n3d-io/n3d/pkg/mpt"
 	"github.com/n3d-io/n3d/pkg/network/message"
 	"github.com/n3d-io/n3d/pkg/network/payload"
 	"github.com/n3d-io/n3d/pkg/storage"
 	"github.com/n3d-io/n3d/pkg/util"
-	"github.com/stretchr/testify/require"
 )
 
 // stateNode serves the restored reference chain's state trie (nodes
@@ -38,8 +39,7 @@ func TestGetMPTDataRebuildsState(t *testing.T) {
 	for _, height := range []uint32{10, n.chain.BlockHeight()} {
 		sr, err := n.chain.StateRoot(height)
 		require.NoError(t, err)
-		src, err := mpt.New(sr.Root, mpt.Config{Store: n.chain.DAO().Store(), Prefix: byte(storage.DataMPT),
-			IsNotFound: func(err error) bool { return errors.Is(err, storage.ErrKeyNotFound) }})
+		src, err := n.chain.TrieAt(sr.Root)
 		require.NoError(t, err)
 		dst := storage.NewMemoryStore()
 		leaves := map[string][]byte{}
@@ -64,7 +64,7 @@ func TestGetMPTDataRebuildsState(t *testing.T) {
 			require.NotZero(t, added, "a reply brought no missing node")
 		}
 		require.NotEmpty(t, leaves)
-		all, err := src.Find(nil, nil, len(leaves)+1)
+		all, err := src.Leaves(len(leaves) + 1)
 		require.NoError(t, err)
 		require.Len(t, all, len(leaves), "height %d", height)
 		for _, kv := range all {

@@ -24,8 +24,8 @@ func TestToleranceRing(t *testing.T) {
 
 	tol = tolerance{}
 	for i := range 100 {
-		// One error every 300 ms: 4 of them span more than a second.
-		require.True(t, tol.allow(t0.Add(time.Duration(i)*300*time.Millisecond+time.Nanosecond), 4, time.Second), "error %d", i)
+		// One error every 400 ms: 4 of them span more than a second.
+		require.True(t, tol.allow(t0.Add(time.Duration(i)*400*time.Millisecond+time.Nanosecond), 4, time.Second), "error %d", i)
 	}
 }
 

@@ -51,6 +51,7 @@ func (n *Node) pipelineConfig(pool *mempool.Pool) txpipe.Config {
 		// Without Relay the node announces only what it was given first
 		// hand (RPC), not what peers sent it.
 		RelayLocalOnly: !a.Relay,
+		Clock:          n.clock,
 	}
 }
 

@@ -101,7 +101,7 @@ func (r *runningNode) shutdown() {
 // was before the node started.
 func (r *runningNode) checkGoroutines() {
 	r.t.Helper()
-	ok := assertEventually(func() bool { return runtime.NumGoroutine() <= r.base }, 5*time.Second)
+	ok := waitCond(func() bool { return runtime.NumGoroutine() <= r.base }, 5*time.Second)
 	if !ok {
 		buf := make([]byte, 1<<20)
 		r.t.Fatalf("%d goroutines left (%d before the start):\n%s", runtime.NumGoroutine(), r.base,
@@ -114,13 +114,21 @@ func repoConfig(t *testing.T, name string) string {
 	return filepath.Join(nodetest.ConfigDir(t), name)
 }
 
-func assertEventually(cond func() bool, d time.Duration) bool {
-	for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
-		if cond() {
-			return true
+// waitCond waits at most d for cond, re-checking it on a ticker (a
+// goroutine's end has no event to wait on); it reports whether cond held.
+func waitCond(cond func() bool, d time.Duration) bool {
+	deadline := time.NewTimer(d)
+	defer deadline.Stop()
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for !cond() {
+		select {
+		case <-deadline.C:
+			return cond()
+		case <-tick.C:
 		}
 	}
-	return cond()
+	return true
 }
 
 // call sends one JSON-RPC request to the node over HTTP.

@@ -8,7 +8,8 @@ import (
 // WithClock sets the clock the node's timers run on (default: the wall
 // clock, clock.Real). The P2P server takes it (network.Config.Clock):
 // handshake, ping, discovery, sync, getdata retry, relay batching and
-// re-announcement. A test or simulator passes a *clock.Fake shared by
+// re-announcement; so does the pool's ingress pipeline
+// (txpipe.Config.Clock: its transaction announcement batching). A test or simulator passes a *clock.Fake shared by
 // several nodes and advances it.
 func WithClock(c clock.Clock) Option { return func(o *options) { o.clock = c } }
 

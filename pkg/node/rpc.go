@@ -23,33 +23,58 @@ func (n *Node) rpcConfig() server.Config {
 	if p := n.p2p.Load(); p != nil {
 		nonce = p.Nonce()
 	}
+	c := RPCConfig(a.RPC, a.Ledger)
+	c.Nonce = nonce
+	c.TCPPort = p2pPort(a.P2P)
+	c.Log = n.log.Named("rpc")
+	c.Registerer = n.reg
+	c.SubmitTx = n.SubmitTx // the saved pool written before the answer
+	c.SubmitBlock = n.chain.AddBlock
+	c.Mempool = n.pool
+	c.Peers = peerList{n}
+	c.ChainEvents = n.chain
+	c.PoolEvents = n.pool
+	c.Oracle = n.oracleHandler()
+	c.Notary = n.notaryHandler()
+	return c
+}
+
+// RPCConfig is the server's Config of the RPC and Ledger sections of an
+// application configuration (the settings; the services are wired by
+// the node).
+func RPCConfig(r config.RPC, l config.Ledger) server.Config {
 	return server.Config{
-		RPC:         a.RPC,
-		Nonce:       nonce,
-		Ledger:      a.Ledger,
-		TCPPort:     p2pPort(a.P2P),
-		Log:         n.log.Named("rpc"),
-		Registerer:  n.reg,
-		SubmitTx:    n.SubmitTx, // the saved pool written before the answer
-		SubmitBlock: n.chain.AddBlock,
-		Mempool:     n.pool,
-		Peers:       peerList{n},
-		ChainEvents: n.chain,
-		PoolEvents:  n.pool,
-		Oracle:      n.oracleHandler(),
-		Notary:      n.notaryHandler(),
+		Addresses: r.Addresses,
+		TLS: server.TLSConfig{Enabled: r.TLSConfig.Enabled, Addresses: r.TLSConfig.Addresses,
+			CertFile: r.TLSConfig.CertFile, KeyFile: r.TLSConfig.KeyFile},
+		EnableCORSWorkaround:        r.EnableCORSWorkaround,
+		MaxGasInvoke:                r.MaxGasInvoke,
+		MaxIteratorResultItems:      r.MaxIteratorResultItems,
+		MaxFindResultItems:          r.MaxFindResultItems,
+		MaxFindStorageResultItems:   r.MaxFindStorageResultItems,
+		MaxNEP11Tokens:              r.MaxNEP11Tokens,
+		MaxRequestBodyBytes:         r.MaxRequestBodyBytes,
+		MaxRequestHeaderBytes:       r.MaxRequestHeaderBytes,
+		MaxWebSocketClients:         r.MaxWebSocketClients,
+		MaxWebSocketFeeds:           r.MaxWebSocketFeeds,
+		MempoolSubscriptionsEnabled: r.MempoolSubscriptionsEnabled,
+		SessionEnabled:              r.SessionEnabled,
+		SessionExpansionEnabled:     r.SessionExpansionEnabled,
+		SessionLifetime:             r.SessionLifetime,
+		SessionPoolSize:             r.SessionPoolSize,
+		KeepOnlyLatestState:         l.KeepOnlyLatestState,
+		RemoveUntraceableBlocks:     l.RemoveUntraceableBlocks,
 	}
 }
 
 // startRPC starts the JSON-RPC server over the chain when the RPC section
-// enables it (reads use the chain's own native set: Policy keeps caches
-// only that set keeps current). The returned stop cancels the server and
+// enables it (it reads the chain's state views). The returned stop cancels the server and
 // waits for it (called before the chain is closed).
 func (n *Node) startRPC(ctx context.Context) (stop func() error, err error) {
 	if !n.cfg.ApplicationConfiguration.RPC.Enabled {
 		return func() error { return nil }, nil
 	}
-	srv, err := server.New(n.rpcConfig(), n.chain, server.NewNatives(n.natives))
+	srv, err := server.New(n.rpcConfig(), n.chain)
 	if err != nil {
 		return nil, fmt.Errorf("rpc: %w", err)
 	}

@@ -256,7 +256,7 @@ func checkContracts(t *testing.T, c *Chain, path string) {
 		require.NoError(t, json.Unmarshal(raw, &want))
 		h, err := util.Uint160DecodeStringBE(want["hash"].(string))
 		require.NoError(t, err)
-		cs, err := c.DAO().GetContract(h)
+		cs, err := c.dao.GetContract(h)
 		require.NoError(t, err, "contract %s", h.String())
 		ours, err := json.Marshal(cs)
 		require.NoError(t, err)
@@ -272,7 +272,7 @@ func checkContracts(t *testing.T, c *Chain, path string) {
 // result.
 func testInvoke(t *testing.T, c *Chain, script []byte) stackitem.Item {
 	t.Helper()
-	d := c.DAO().Private()
+	d := c.view()
 	defer func() { require.NoError(t, d.Discard()) }()
 	tip, err := c.GetHeader(c.CurrentBlockHash())
 	require.NoError(t, err)

@@ -24,6 +24,10 @@
 //	reset.go          db reset: roll back to the state after a block, resumable
 //	stateroot.go      per-height state root records
 //	query.go          blocks, headers, transactions (bloom filter), logs, roots
+//	view*.go          read-only views for readers such as RPC: StateView (the
+//	                  latest state, a past one read from the trie, the storage
+//	                  under a root) and TrieView (trie reads with proofs), safe
+//	                  while blocks are added; the historic store behind them
 //	oracle.go         what an oracle node reads: OracleParams, OracleRequests,
 //	                  OracleVerifyGas
 //	subscribe.go      event subscriptions that never block block processing

@@ -11,10 +11,6 @@ import (
 	"github.com/n3d-io/n3d/pkg/util"
 )
 
-// DAO returns a read view of the chain's state for queries (the DAO the
-// blocks are committed into); do not write through it.
-func (c *Chain) DAO() *dao.DAO { return c.dao }
-
 // CurrentBlockHash returns the hash of the block at the current height.
 func (c *Chain) CurrentBlockHash() util.Uint256 {
 	c.mu.RLock()

@@ -165,7 +165,7 @@ type StateRootReader struct {
 // RoleManagement for block index (its latest StateValidator designation at
 // or below index), sorted; none gives an empty list.
 func (r StateRootReader) StateValidators(index uint32) (keys.PublicKeys, error) {
-	d := r.DAO().Private()
+	d := r.view()
 	raw, err := r.Natives.Governance.Designate.DesignatedByRole(d, native.RoleStateValidator, index)
 	if err = errors.Join(err, d.Discard()); err != nil {
 		return nil, fmt.Errorf("chain: state validators at %d: %w", index, err)

@@ -252,6 +252,13 @@ func (d *DAO) StoreAsCurrentBlock(b *block.Block) error {
 	return d.put(storage.SYSCurrentBlock.Bytes(), pointer(b.Hash(), b.Index))
 }
 
+// PutCurrentBlock records block height with hash h as the last persisted
+// block (a test run's made-up view of the chain; blocks are recorded with
+// StoreAsCurrentBlock).
+func (d *DAO) PutCurrentBlock(h util.Uint256, height uint32) error {
+	return d.put(storage.SYSCurrentBlock.Bytes(), pointer(h, height))
+}
+
 // GetCurrentBlock returns the hash and height of the last persisted block.
 func (d *DAO) GetCurrentBlock() (util.Uint256, uint32, error) {
 	return d.readPointer(storage.SYSCurrentBlock)

@@ -98,3 +98,21 @@ func TestCheckWitnessOracleSigners(t *testing.T) {
 	e.cfg.OracleRequestSigners = nil
 	require.ErrorIs(t, e.fault(t, checkWitnessScript(t, user)), interop.ErrNotAllowed)
 }
+
+// TestCheckWitnessNoSigners: a transaction container without signers
+// (only a test run's made-up one, RPC invokecontainedscript) FAULTs the
+// syscall with neo-go's text; one with signers answers false for others.
+func TestCheckWitnessNoSigners(t *testing.T) {
+	e := newEnv()
+	run := func(tx *transaction.Transaction) error {
+		e.cfg.Container = tx
+		ic := interop.NewContext(e.cfg, e.d)
+		_, err := ic.LoadScript(checkWitnessScript(t, util.Uint160{9}), callflag.All, -1, 0)
+		require.NoError(t, err)
+		return ic.Run()
+	}
+	err := run(txWithSigners())
+	require.ErrorIs(t, err, interop.ErrNotAllowed)
+	require.Contains(t, err.Error(), "System.Runtime.CheckWitness failed: failed to check witness: no valid signers")
+	require.NoError(t, run(txWithSigners(transaction.Signer{Account: util.Uint160{7}, Scopes: transaction.CalledByEntry})))
+}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/n3d-io/n3d/pkg/clock"
 	"github.com/n3d-io/n3d/pkg/util"
 	"github.com/stretchr/testify/require"
 )
@@ -19,22 +20,21 @@ func randomHash(t testing.TB) util.Uint256 {
 }
 
 // TestBatcherGroups: 100 hashes waiting when the batcher starts go out as
-// two full groups at once and the rest after the delay.
+// two full groups at once and the rest once the delay has passed on the
+// batcher's clock, not before.
 func TestBatcherGroups(t *testing.T) {
-	type group struct {
-		hashes []util.Uint256
-		at     time.Time
-	}
 	var (
 		mu     sync.Mutex
-		groups []group
+		groups [][]util.Uint256
 	)
+	count := func() int { mu.Lock(); defer mu.Unlock(); return len(groups) }
 	const delay = 50 * time.Millisecond
+	fake := clock.NewFake(time.Unix(0, 0))
 	b := newBatcher(func(hs []util.Uint256) {
 		mu.Lock()
-		groups = append(groups, group{hs, time.Now()})
+		groups = append(groups, hs)
 		mu.Unlock()
-	}, delay)
+	}, delay, fake)
 	var all []util.Uint256
 	for range 100 {
 		h := randomHash(t)
@@ -43,19 +43,23 @@ func TestBatcherGroups(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	start := time.Now()
 	go func() { b.run(ctx); close(done) }()
-	require.Eventually(t, func() bool { mu.Lock(); defer mu.Unlock(); return len(groups) == 3 }, 5*time.Second, time.Millisecond)
+	// The full groups are sent before the timer for the rest is armed.
+	require.True(t, fake.WaitPending(1, done))
+	require.Equal(t, 2, count())
+	fake.Advance(delay - time.Nanosecond)
+	require.Equal(t, 2, count(), "the partial group left before its delay")
+	fake.Advance(time.Nanosecond)
+	require.Eventually(t, func() bool { return count() == 3 }, 5*time.Second, time.Millisecond)
 	cancel()
 	<-done
 	require.Len(t, groups, 3)
-	require.Len(t, groups[0].hashes, MaxInvHashes)
-	require.Len(t, groups[1].hashes, MaxInvHashes)
-	require.Len(t, groups[2].hashes, 100-2*MaxInvHashes)
-	require.GreaterOrEqual(t, groups[2].at.Sub(start), delay)
+	require.Len(t, groups[0], MaxInvHashes)
+	require.Len(t, groups[1], MaxInvHashes)
+	require.Len(t, groups[2], 100-2*MaxInvHashes)
 	var got []util.Uint256
 	for _, g := range groups {
-		got = append(got, g.hashes...)
+		got = append(got, g...)
 	}
 	require.Equal(t, all, got)
 }
@@ -63,13 +67,14 @@ func TestBatcherGroups(t *testing.T) {
 // TestBatcherFlushOnStop relays what waits when the context ends.
 func TestBatcherFlushOnStop(t *testing.T) {
 	var got [][]util.Uint256
-	b := newBatcher(func(hs []util.Uint256) { got = append(got, hs) }, time.Hour)
+	fake := clock.NewFake(time.Unix(0, 0))
+	b := newBatcher(func(hs []util.Uint256) { got = append(got, hs) }, time.Hour, fake)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { b.run(ctx); close(done) }()
 	h := randomHash(t)
 	b.add(h)
-	time.Sleep(10 * time.Millisecond)
+	require.True(t, fake.WaitPending(1, done)) // h waits for its delay
 	cancel()
 	<-done
 	require.Equal(t, [][]util.Uint256{{h}}, got)

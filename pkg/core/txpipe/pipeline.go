@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/n3d-io/n3d/pkg/clock"
 	"github.com/n3d-io/n3d/pkg/core/mempool"
 	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/util"
@@ -58,6 +59,8 @@ type Config struct {
 	// RelayDelay is how long a partial group waits for more hashes
 	// (default 20ms).
 	RelayDelay time.Duration
+	// Clock makes the relay timer (clock.Real when nil).
+	Clock clock.Clock
 	// RelayLocalOnly relays only SourceLocal transactions (the gossip
 	// policy of a full-mesh network: peers relay what they received
 	// first-hand).
@@ -85,6 +88,7 @@ func (c *Config) validate() error {
 	if c.RelayDelay == 0 {
 		c.RelayDelay = 20 * time.Millisecond
 	}
+	c.Clock = clock.OrReal(c.Clock)
 	return nil
 }
 
@@ -134,7 +138,7 @@ func New(cfg Config) (*Pipeline, error) {
 	return &Pipeline{
 		cfg:      cfg,
 		seen:     seen,
-		relay:    newBatcher(relay, cfg.RelayDelay),
+		relay:    newBatcher(relay, cfg.RelayDelay, cfg.Clock),
 		inflight: make(map[util.Uint256]*flight),
 		queue:    newSched(cfg.PerSource, cfg.MaxQueued),
 		wake:     make(chan struct{}, 1),

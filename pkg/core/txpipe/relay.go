@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/n3d-io/n3d/pkg/clock"
 	"github.com/n3d-io/n3d/pkg/util"
 )
 
@@ -19,14 +20,15 @@ const MaxInvHashes = 42
 type batcher struct {
 	relay func([]util.Uint256)
 	delay time.Duration
+	clock clock.Clock
 
 	mu      sync.Mutex
 	pending []util.Uint256
 	wake    chan struct{} // capacity 1: pending grew
 }
 
-func newBatcher(relay func([]util.Uint256), delay time.Duration) *batcher {
-	return &batcher{relay: relay, delay: delay, wake: make(chan struct{}, 1)}
+func newBatcher(relay func([]util.Uint256), delay time.Duration, c clock.Clock) *batcher {
+	return &batcher{relay: relay, delay: delay, clock: clock.OrReal(c), wake: make(chan struct{}, 1)}
 }
 
 func (b *batcher) add(h util.Uint256) {
@@ -65,7 +67,7 @@ func (b *batcher) send(groups [][]util.Uint256) {
 
 // run relays until ctx ends, then relays what is left and returns.
 func (b *batcher) run(ctx context.Context) {
-	timer := time.NewTimer(time.Hour)
+	timer := b.clock.NewTimer(time.Hour)
 	timer.Stop()
 	armed := false
 	for {
@@ -82,7 +84,7 @@ func (b *batcher) run(ctx context.Context) {
 				timer.Reset(b.delay)
 				armed = true
 			}
-		case <-timer.C:
+		case <-timer.C():
 			armed = false
 			groups, _ := b.take(true)
 			b.send(groups)

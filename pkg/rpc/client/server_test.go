@@ -11,6 +11,7 @@ import (
 	"github.com/n3d-io/n3d/pkg/core/chain"
 	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
+	"github.com/n3d-io/n3d/pkg/node"
 	"github.com/n3d-io/n3d/pkg/rpc/client"
 	"github.com/n3d-io/n3d/pkg/rpc/result"
 	"github.com/n3d-io/n3d/pkg/rpc/server"
@@ -44,11 +45,12 @@ func startGenesisNode(t *testing.T) *genesisNode {
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = ch.Close() })
 	n := &genesisNode{cfg: cfg}
-	srv, err := server.New(server.Config{RPC: cfg.ApplicationConfiguration.RPC, Ledger: cfg.ApplicationConfiguration.Ledger,
-		SubmitTx: func(_ context.Context, tx *transaction.Transaction) error {
-			n.submitted = append(n.submitted, tx)
-			return nil
-		}}, ch, server.NewNatives(ns))
+	scfg := node.RPCConfig(cfg.ApplicationConfiguration.RPC, cfg.ApplicationConfiguration.Ledger)
+	scfg.SubmitTx = func(_ context.Context, tx *transaction.Transaction) error {
+		n.submitted = append(n.submitted, tx)
+		return nil
+	}
+	srv, err := server.New(scfg, ch)
 	require.NoError(t, err)
 	hs := httptest.NewServer(srv)
 	t.Cleanup(hs.Close)

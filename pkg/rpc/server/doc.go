@@ -12,13 +12,16 @@
 //	             MaxRequestHeaderBytes in Run's http.Server)
 //	          ─▶ params.Decode: one request or a batch of ≤ MaxBatchSize
 //	          ─▶ handle: version check, method table (handlers.go), metrics
-//	          ─▶ handler: reads the chain through Ledger and Natives,
+//	          ─▶ handler: reads the chain through Ledger and its views,
 //	             wraps the records in pkg/rpc/result types
 //	          ─▶ response {"id","jsonrpc","result"|"error"} (a batch: an array)
 //
-// The server reads the chain's state through DAOs of its own over the
-// chain's store (a DAO is not safe for concurrent use; the store is), and
-// runs test invocations in private layers of such a DAO, never persisted.
+// The server reads the chain's state only through read-only views the
+// chain hands out (Ledger.LatestView, ViewAt, ViewAtRoot, TrieAt: the
+// StateView and TrieView interfaces of ledger.go, safe to read while
+// blocks are added), one per request, and runs test invocations in
+// private layers over a view (StateView.TestContext), never persisted. It
+// knows no storage key layout.
 // NEP-17 transfers are indexed in memory from the application logs, brought
 // up to the chain's height on each token request. Writes leave through
 // Config's func fields (SubmitTx to the ingress pipeline, SubmitBlock to
@@ -27,7 +30,9 @@
 //
 // Iterators of test invocations are kept in sessions (SessionEnabled,
 // sessions.go) for traverseiterator; historic invocations and storage reads
-// run on a read-only view of the state trie at a past root (historic*.go).
+// run on a view of the state trie at a past root (historic*.go,
+// chain.ViewAt); invokecontainedscript runs a given container in a mocked
+// block (invoke_contained.go).
 // WebSocket clients (GET /ws, ws.go) use the same dispatch plus
 // subscribe/unsubscribe: one dispatcher per server subscribes to the chain
 // and the mempool while some client needs them and queues each event,
@@ -42,7 +47,8 @@
 // and sendrawtransaction's refusals reclassified in neo-go's order of
 // checks with its verification texts (relay_errors.go). TestNeoGoErrors
 // replays neo-go's recorded answers (testdata/neogo-errors.json, made by
-// scripts/neogo-rpcerrors.sh) against the server.
+// scripts/neogo-rpcerrors.sh) against the server, TestNeoGoContained
+// those of invokecontainedscript (testdata/neogo-contained.json).
 //
 // Files: server.go (Config, Run, HTTP, dispatch), handlers*.go (methods by
 // concern), invoke.go and netfee.go (test runs), sessions*.go (iterator
@@ -50,6 +56,6 @@
 // NEP-11 balances and transfers), notifications.go (getblocknotifications),
 // ws.go and subscription*.go (WebSocket), relay_errors.go
 // (sendrawtransaction's refusals), ledger.go (the interfaces the
-// server needs and the adapter of the chain's native set), metrics.go
+// server needs of the chain and its views), metrics.go
 // (Prometheus).
 package server

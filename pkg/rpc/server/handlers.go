@@ -59,6 +59,7 @@ func init() {
 		"getversion":                   (*Server).getVersion,
 		"invokecontractverify":         (*Server).invokeContractVerify,
 		"invokecontractverifyhistoric": (*Server).invokeContractVerifyHistoric,
+		"invokecontainedscript":        (*Server).invokeContainedScript,
 		"invokefunction":               (*Server).invokeFunction,
 		"invokefunctionhistoric":       (*Server).invokeFunctionHistoric,
 		"invokescript":                 (*Server).invokeScript,

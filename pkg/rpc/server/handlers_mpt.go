@@ -6,33 +6,18 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/n3d-io/n3d/pkg/core/dao"
-	"github.com/n3d-io/n3d/pkg/core/native"
+	"github.com/n3d-io/n3d/pkg/core/chain"
 	"github.com/n3d-io/n3d/pkg/core/state"
 	"github.com/n3d-io/n3d/pkg/io"
 	"github.com/n3d-io/n3d/pkg/mpt"
 	"github.com/n3d-io/n3d/pkg/rpc/params"
 	"github.com/n3d-io/n3d/pkg/rpc/result"
-	"github.com/n3d-io/n3d/pkg/storage"
 	"github.com/n3d-io/n3d/pkg/util"
 )
 
-// trieAt opens the state trie at root, read-only.
-func (s *Server) trieAt(root util.Uint256) (*mpt.Trie, error) {
-	mode := mpt.ModeAll
-	switch {
-	case s.cfg.Ledger.KeepOnlyLatestState:
-		mode = mpt.ModeLatest
-	case s.cfg.Ledger.RemoveUntraceableBlocks:
-		mode = mpt.ModeGC
-	}
-	return mpt.New(root, mpt.Config{Store: readOnly{s.chain.DAO().Store()}, Prefix: byte(storage.DataMPT),
-		Mode: mode, IsNotFound: func(err error) bool { return errors.Is(err, storage.ErrKeyNotFound) }})
-}
-
 // checkRoot refuses old roots on a node that keeps only the latest state.
 func (s *Server) checkRoot(root util.Uint256) *result.Error {
-	if !s.cfg.Ledger.KeepOnlyLatestState {
+	if !s.cfg.KeepOnlyLatestState {
 		return nil
 	}
 	sr, err := s.chain.StateRoot(s.chain.BlockHeight())
@@ -47,14 +32,13 @@ func (s *Server) checkRoot(root util.Uint256) *result.Error {
 }
 
 // contractAt reads the state of contract h from the trie at root.
-func contractAt(t *mpt.Trie, h util.Uint160) (*state.Contract, *result.Error) {
-	raw, err := t.Get(mptKey(native.ManagementID, dao.ContractKey(h)))
-	if err != nil {
-		return nil, result.ErrUnknownContract.WithData(fmt.Sprintf("Failed to get historical contract state: %s", mptErrText(err)))
-	}
-	c, err := state.ContractFromBytes(raw)
-	if err != nil {
+func contractAt(t TrieView, h util.Uint160) (*state.Contract, *result.Error) {
+	c, err := t.Contract(h)
+	switch {
+	case errors.Is(err, chain.ErrBadRecord):
 		return nil, internal("contract state", err)
+	case err != nil:
+		return nil, result.ErrUnknownContract.WithData(fmt.Sprintf("Failed to get historical contract state: %s", mptErrText(err)))
 	}
 	return c, nil
 }
@@ -83,7 +67,7 @@ var plainParamErrs = stateParamErrs{
 
 // stateParams reads root, contract hash and key (or prefix) and opens the
 // trie with the contract's state.
-func (s *Server) stateParams(ps params.Params, perr stateParamErrs) (*mpt.Trie, *state.Contract, []byte, *result.Error) {
+func (s *Server) stateParams(ps params.Params, perr stateParamErrs) (TrieView, *state.Contract, []byte, *result.Error) {
 	root, err := ps.Value(0).GetUint256()
 	if err != nil {
 		return nil, nil, nil, perr.root(err)
@@ -99,7 +83,7 @@ func (s *Server) stateParams(ps params.Params, perr stateParamErrs) (*mpt.Trie, 
 	if err != nil {
 		return nil, nil, nil, perr.key(err)
 	}
-	t, err := s.trieAt(root)
+	t, err := s.chain.TrieAt(root)
 	if err != nil {
 		return nil, nil, nil, internal("state trie", err)
 	}
@@ -124,7 +108,7 @@ func (s *Server) getState(ps params.Params) (any, *result.Error) {
 	if rerr != nil {
 		return nil, rerr
 	}
-	v, err := t.Get(mptKey(c.ID, key))
+	v, err := t.Get(c.ID, key)
 	switch {
 	case errors.Is(err, mpt.ErrNotFound):
 		return nil, result.ErrInvalidParams.WithData("invalid key: " + mptErrText(err))
@@ -178,15 +162,14 @@ func parseProof(s string) ([]byte, [][]byte, error) {
 }
 
 func (s *Server) getProof(ps params.Params) (any, *result.Error) {
-	if s.cfg.Ledger.KeepOnlyLatestState {
+	if s.cfg.KeepOnlyLatestState {
 		return nil, result.ErrUnsupportedState.WithData("'getproof' is not supported: only latest state is supported")
 	}
 	t, c, key, rerr := s.stateParams(ps, plainParamErrs)
 	if rerr != nil {
 		return nil, rerr
 	}
-	sk := mptKey(c.ID, key)
-	proof, err := t.GetProof(sk)
+	sk, proof, err := t.Proof(c.ID, key)
 	switch {
 	case errors.Is(err, mpt.ErrNotFound):
 		return nil, result.ErrUnknownStorageItem
@@ -201,7 +184,7 @@ func (s *Server) getProof(ps params.Params) (any, *result.Error) {
 }
 
 func (s *Server) verifyProof(ps params.Params) (any, *result.Error) {
-	if s.cfg.Ledger.KeepOnlyLatestState {
+	if s.cfg.KeepOnlyLatestState {
 		return nil, result.ErrUnsupportedState.WithData("'verifyproof' is not supported: only latest state is supported")
 	}
 	root, err := ps.Value(0).GetUint256()
@@ -242,7 +225,7 @@ func (s *Server) findStates(ps params.Params) (any, *result.Error) {
 			from = key[len(prefix):]
 		}
 	}
-	num := s.cfg.RPC.MaxFindResultItems
+	num := s.cfg.MaxFindResultItems
 	if len(ps) > 4 {
 		n, err := ps.Value(4).GetInt()
 		if err != nil {
@@ -250,7 +233,7 @@ func (s *Server) findStates(ps params.Params) (any, *result.Error) {
 		}
 		num = int(min(n, int64(num)))
 	}
-	kvs, err := t.Find(mptKey(c.ID, prefix), from, num+1)
+	kvs, err := t.Find(c.ID, prefix, from, num+1)
 	if err != nil && !errors.Is(err, mpt.ErrNotFound) {
 		return nil, result.NewInternalError(fmt.Sprintf("failed to find state items: %s", err))
 	}
@@ -260,11 +243,11 @@ func (s *Server) findStates(ps params.Params) (any, *result.Error) {
 	}
 	for i, kv := range kvs {
 		if i == 0 || i == len(kvs)-1 {
-			proof, err := t.GetProof(kv.Key)
+			sk, proof, err := t.Proof(c.ID, kv.Key)
 			if err != nil {
 				return nil, result.NewInternalError(fmt.Sprintf("failed to get proof: %s", err))
 			}
-			str, err := proofString(kv.Key, proof)
+			str, err := proofString(sk, proof)
 			if err != nil {
 				return nil, internal("proof", err)
 			}
@@ -275,7 +258,7 @@ func (s *Server) findStates(ps params.Params) (any, *result.Error) {
 				res.LastProof = str
 			}
 		}
-		res.Results = append(res.Results, result.KeyValue{Key: kv.Key[4:], Value: kv.Value})
+		res.Results = append(res.Results, result.KeyValue{Key: kv.Key, Value: kv.Value})
 	}
 	return res, nil
 }

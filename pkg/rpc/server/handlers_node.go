@@ -54,13 +54,13 @@ func (s *Server) getVersion(params.Params) (any, *result.Error) {
 			ValidatorsHistory:           p.ValidatorsHistory,
 		},
 		Application: result.Application{
-			KeepOnlyLatestState:     s.cfg.Ledger.KeepOnlyLatestState,
-			RemoveUntraceableBlocks: s.cfg.Ledger.RemoveUntraceableBlocks,
+			KeepOnlyLatestState:     s.cfg.KeepOnlyLatestState,
+			RemoveUntraceableBlocks: s.cfg.RemoveUntraceableBlocks,
 		},
 		RPC: result.RPC{
-			MaxIteratorResultItems:  s.cfg.RPC.MaxIteratorResultItems,
-			SessionEnabled:          s.cfg.RPC.SessionEnabled,
-			SessionExpansionEnabled: s.cfg.RPC.SessionExpansionEnabled,
+			MaxIteratorResultItems:  s.cfg.MaxIteratorResultItems,
+			SessionEnabled:          s.cfg.SessionEnabled,
+			SessionExpansionEnabled: s.cfg.SessionExpansionEnabled,
 		},
 	}, nil
 }
@@ -111,7 +111,7 @@ func hexKeys(ks [][]byte) []string {
 }
 
 func (s *Server) getCommittee(params.Params) (any, *result.Error) {
-	ks, err := s.natives.CommitteeKeys(s.view())
+	ks, err := s.chain.LatestView().CommitteeKeys()
 	if err != nil {
 		return nil, result.NewInternalError(fmt.Sprintf("can't get committee members: %s", err))
 	}
@@ -119,12 +119,12 @@ func (s *Server) getCommittee(params.Params) (any, *result.Error) {
 }
 
 func (s *Server) getNextBlockValidators(params.Params) (any, *result.Error) {
-	d := s.view()
-	vs, err := s.natives.NextBlockValidators(d)
+	d := s.chain.LatestView()
+	vs, err := d.NextBlockValidators()
 	if err != nil {
 		return nil, result.NewInternalError(fmt.Sprintf("Can't get next block validators: %s", err))
 	}
-	cs, err := s.natives.Candidates(d)
+	cs, err := d.Candidates()
 	if err != nil {
 		return nil, result.NewInternalError(fmt.Sprintf("Can't get enrollments: %s", err))
 	}
@@ -141,12 +141,12 @@ func (s *Server) getNextBlockValidators(params.Params) (any, *result.Error) {
 }
 
 func (s *Server) getCandidates(params.Params) (any, *result.Error) {
-	d := s.view()
-	vs, err := s.natives.NextBlockValidators(d)
+	d := s.chain.LatestView()
+	vs, err := d.NextBlockValidators()
 	if err != nil {
 		return nil, result.NewInternalError(fmt.Sprintf("Can't get next block validators: %s", err))
 	}
-	cs, err := s.natives.Candidates(d)
+	cs, err := d.Candidates()
 	if err != nil {
 		return nil, result.NewInternalError(fmt.Sprintf("Can't get enrollments: %s", err))
 	}
@@ -163,15 +163,15 @@ func (s *Server) getUnclaimedGas(ps params.Params) (any, *result.Error) {
 	if err != nil {
 		return nil, result.ErrInvalidParams
 	}
-	d := s.view()
-	neo, err := s.natives.NEOBalance(d, h)
+	d := s.chain.LatestView()
+	neo, err := d.NEOBalance(h)
 	if err != nil {
 		return nil, internal("NEO balance", err)
 	}
 	if neo.Sign() == 0 {
 		return result.UnclaimedGas{Address: h}, nil
 	}
-	gas, err := s.natives.UnclaimedGAS(d, h, s.chain.BlockHeight()+1)
+	gas, err := d.UnclaimedGAS(h, s.chain.BlockHeight()+1)
 	if err != nil {
 		return nil, result.NewInternalError(fmt.Sprintf("Can't calculate claimable: %s", err))
 	}

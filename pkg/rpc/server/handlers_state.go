@@ -2,24 +2,19 @@ package server
 
 import (
 	"bytes"
-	"encoding/binary"
-	"errors"
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
 
-	"github.com/n3d-io/n3d/pkg/core/dao"
-	"github.com/n3d-io/n3d/pkg/core/state"
 	"github.com/n3d-io/n3d/pkg/rpc/params"
 	"github.com/n3d-io/n3d/pkg/rpc/result"
-	"github.com/n3d-io/n3d/pkg/storage"
 	"github.com/n3d-io/n3d/pkg/util"
 )
 
 // contractHashFromParam resolves a contract given by hash, address,
 // native name (any case) or id.
-func (s *Server) contractHashFromParam(d *dao.DAO, p *params.Param) (util.Uint160, *result.Error) {
+func (s *Server) contractHashFromParam(d StateView, p *params.Param) (util.Uint160, *result.Error) {
 	if p == nil {
 		return util.Uint160{}, result.ErrInvalidParams
 	}
@@ -48,17 +43,17 @@ func (s *Server) contractHashFromParam(d *dao.DAO, p *params.Param) (util.Uint16
 // unknownContract answers a contract the state does not have as neo-go
 // does (no data); other failures keep their text.
 func unknownContract(err error) *result.Error {
-	if dao.IsNotFound(err) || isNotFound(err) {
+	if isNotFound(err) {
 		return result.ErrUnknownContract
 	}
 	return result.ErrUnknownContract.WithData(err.Error())
 }
 
 // nativeByName finds a native contract by its manifest name, ignoring case.
-func (s *Server) nativeByName(d *dao.DAO, name string) (util.Uint160, bool) {
-	for _, n := range s.natives.List() {
-		c, err := d.GetContract(n.Hash())
-		if err == nil && strings.EqualFold(c.Manifest.Name, name) {
+func (s *Server) nativeByName(d StateView, name string) (util.Uint160, bool) {
+	cs, _ := d.NativeContracts() // a native that cannot be read is not found
+	for _, c := range cs {
+		if strings.EqualFold(c.Manifest.Name, name) {
 			return c.Hash, true
 		}
 	}
@@ -66,7 +61,7 @@ func (s *Server) nativeByName(d *dao.DAO, name string) (util.Uint160, bool) {
 }
 
 // contractIDFromParam resolves a contract given by hash or id to its id.
-func (s *Server) contractIDFromParam(d *dao.DAO, p *params.Param) (int32, *result.Error) {
+func (s *Server) contractIDFromParam(d StateView, p *params.Param) (int32, *result.Error) {
 	if p == nil {
 		return 0, result.ErrInvalidParams
 	}
@@ -88,7 +83,7 @@ func (s *Server) contractIDFromParam(d *dao.DAO, p *params.Param) (int32, *resul
 }
 
 func (s *Server) getContractState(ps params.Params) (any, *result.Error) {
-	d := s.view()
+	d := s.chain.LatestView()
 	h, rerr := s.contractHashFromParam(d, ps.Value(0))
 	if rerr != nil {
 		return nil, rerr
@@ -103,22 +98,15 @@ func (s *Server) getContractState(ps params.Params) (any, *result.Error) {
 // getNativeContracts lists the states of the natives deployed so far, in
 // the reference's order.
 func (s *Server) getNativeContracts(params.Params) (any, *result.Error) {
-	d := s.view()
-	out := []*state.Contract{}
-	for _, n := range s.natives.List() {
-		c, err := d.GetContract(n.Hash())
-		switch {
-		case err == nil:
-			out = append(out, c)
-		case !dao.IsNotFound(err):
-			return nil, internal("native contract state", err)
-		}
+	out, err := s.chain.LatestView().NativeContracts()
+	if err != nil {
+		return nil, internal("native contract state", err)
 	}
 	return out, nil
 }
 
 func (s *Server) getStorage(ps params.Params) (any, *result.Error) {
-	d := s.view()
+	d := s.chain.LatestView()
 	id, rerr := s.contractIDFromParam(d, ps.Value(0))
 	if rerr != nil {
 		return nil, rerr
@@ -129,7 +117,7 @@ func (s *Server) getStorage(ps params.Params) (any, *result.Error) {
 	}
 	v, err := d.GetStorageItem(id, key)
 	if err != nil {
-		if dao.IsNotFound(err) {
+		if isNotFound(err) {
 			return nil, result.ErrUnknownStorageItem
 		}
 		return nil, internal("storage", err)
@@ -141,12 +129,12 @@ func (s *Server) findStorage(ps params.Params) (any, *result.Error) {
 	if len(ps) < 2 {
 		return nil, result.ErrInvalidParams
 	}
-	d := s.view()
+	d := s.chain.LatestView()
 	id, rerr := s.contractIDFromParam(d, ps.Value(0))
 	if rerr != nil {
 		return nil, rerr
 	}
-	res, rerr, err := findStoragePage(d, id, ps, 1, s.cfg.RPC.MaxFindStorageResultItems)
+	res, rerr, err := findStoragePage(d, id, ps, 1, s.cfg.MaxFindStorageResultItems)
 	if rerr != nil {
 		return nil, rerr
 	}
@@ -160,7 +148,7 @@ func (s *Server) findStorage(ps params.Params) (any, *result.Error) {
 // contract id's items under the prefix ps[at] (base64), from the index
 // ps[at+1] (0 when absent), at most max of them. rerr is a bad parameter,
 // err the storage's (the page then holds what was read before it).
-func findStoragePage(d *dao.DAO, id int32, ps params.Params, at, max int) (res *result.FindStorage,
+func findStoragePage(d StateView, id int32, ps params.Params, at, max int) (res *result.FindStorage,
 	rerr *result.Error, err error) {
 	prefix, err := ps.Value(at).GetBytesBase64()
 	if err != nil {
@@ -175,7 +163,7 @@ func findStoragePage(d *dao.DAO, id int32, ps params.Params, at, max int) (res *
 	take := int64(max)
 	res = &result.FindStorage{Results: []result.KeyValue{}} // "results":[] when empty, as neo-go
 	var i int64
-	err = d.SeekStorage(id, storage.SeekRange{Prefix: prefix}, func(k, v []byte) bool {
+	err = d.SeekStorage(id, prefix, func(k, v []byte) bool {
 		switch {
 		case i < start:
 		case i < start+take:
@@ -232,16 +220,3 @@ func (s *Server) getStateHeight(params.Params) (any, *result.Error) {
 	}
 	return result.StateHeight{Local: s.chain.BlockHeight(), Validated: v}, nil
 }
-
-// mptKey is the trie key of a contract storage item: int32 LE id ‖ key.
-func mptKey(id int32, key []byte) []byte {
-	return append(binary.LittleEndian.AppendUint32(make([]byte, 0, 4+len(key)), uint32(id)), key...)
-}
-
-var errReadOnly = errors.New("rpc: read-only store")
-
-// readOnly keeps the tries the server opens from writing.
-type readOnly struct{ storage.Store }
-
-func (readOnly) Put([]byte, []byte) error { return errReadOnly }
-func (readOnly) Delete([]byte) error      { return errReadOnly }

@@ -57,12 +57,39 @@ func node(t testing.TB, name string) *testNode {
 	require.NoError(t, err)
 	_, err = chain.Restore(context.Background(), c, bytes.NewReader(acc), chain.RestoreOptions{})
 	require.NoError(t, err)
-	srv, err := New(Config{RPC: cfg.ApplicationConfiguration.RPC, Ledger: cfg.ApplicationConfiguration.Ledger,
-		TCPPort: 41333}, c, NewNatives(ns))
+	srv, err := New(yamlSettings(Config{TCPPort: 41333}, cfg.ApplicationConfiguration.RPC,
+		cfg.ApplicationConfiguration.Ledger), c)
 	require.NoError(t, err)
 	n := &testNode{name: name, dir: dir, cfg: cfg, chain: c, srv: srv, http: httptest.NewServer(srv)}
 	nodes[name] = n
 	return n
+}
+
+// yamlSettings sets cfg's settings from the configuration's RPC and
+// Ledger sections, the mapping of pkg/node's RPCConfig (which this package
+// cannot import; TestRPCConfigMapsEverySetting checks that one).
+func yamlSettings(cfg Config, r config.RPC, l config.Ledger) Config {
+	cfg.Addresses = r.Addresses
+	cfg.TLS = TLSConfig{Enabled: r.TLSConfig.Enabled, Addresses: r.TLSConfig.Addresses,
+		CertFile: r.TLSConfig.CertFile, KeyFile: r.TLSConfig.KeyFile}
+	cfg.EnableCORSWorkaround = r.EnableCORSWorkaround
+	cfg.MaxGasInvoke = r.MaxGasInvoke
+	cfg.MaxIteratorResultItems = r.MaxIteratorResultItems
+	cfg.MaxFindResultItems = r.MaxFindResultItems
+	cfg.MaxFindStorageResultItems = r.MaxFindStorageResultItems
+	cfg.MaxNEP11Tokens = r.MaxNEP11Tokens
+	cfg.MaxRequestBodyBytes = r.MaxRequestBodyBytes
+	cfg.MaxRequestHeaderBytes = r.MaxRequestHeaderBytes
+	cfg.MaxWebSocketClients = r.MaxWebSocketClients
+	cfg.MaxWebSocketFeeds = r.MaxWebSocketFeeds
+	cfg.MempoolSubscriptionsEnabled = r.MempoolSubscriptionsEnabled
+	cfg.SessionEnabled = r.SessionEnabled
+	cfg.SessionExpansionEnabled = r.SessionExpansionEnabled
+	cfg.SessionLifetime = r.SessionLifetime
+	cfg.SessionPoolSize = r.SessionPoolSize
+	cfg.KeepOnlyLatestState = l.KeepOnlyLatestState
+	cfg.RemoveUntraceableBlocks = l.RemoveUntraceableBlocks
+	return cfg
 }
 
 // forChains runs f for every reference chain.

@@ -4,11 +4,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/n3d-io/n3d/pkg/core/dao"
 	"github.com/n3d-io/n3d/pkg/rpc/params"
 	"github.com/n3d-io/n3d/pkg/rpc/result"
-	"github.com/n3d-io/n3d/pkg/smartcontract/manifest"
-	"github.com/n3d-io/n3d/pkg/util"
 )
 
 // Historic invocations (neo-go's invokefunctionhistoric,
@@ -16,11 +13,11 @@ import (
 // parameter names a past state — a block index, a block hash, or a state
 // root hash — and the rest are those of the plain method. The run is the
 // one of the block after that state: its contract storage is read from
-// the state trie at the block's root (historic_store.go), and the Ledger
+// the state trie at the block's root (chain.ViewAt), and the Ledger
 // sees that block as the current one. It needs the old trie nodes, so a
 // node with KeepOnlyLatestState refuses with -606, and with
 // RemoveUntraceableBlocks the states older than MaxTraceableBlocks are
-// refused as neo-go does.
+// refused (by the chain) as neo-go does.
 
 // maxRootScan bounds the search of a state root hash among the latest
 // state roots (this node keeps no root → height index).
@@ -56,7 +53,7 @@ func (s *Server) invokeContractVerifyHistoric(ps params.Params) (any, *result.Er
 // historicParams resolves the state parameter and opens that state; the
 // other parameters are returned.
 func (s *Server) historicParams(ps params.Params) (execState, params.Params, *result.Error) {
-	if s.cfg.Ledger.KeepOnlyLatestState {
+	if s.cfg.KeepOnlyLatestState {
 		return execState{}, nil, result.ErrUnsupportedState.WithData(
 			fmt.Sprintf("only latest state is supported: %s", errKeepOnlyLatest))
 	}
@@ -67,7 +64,7 @@ func (s *Server) historicParams(ps params.Params) (execState, params.Params, *re
 	if rerr != nil {
 		return execState{}, nil, rerr
 	}
-	d, err := s.historicDAO(height)
+	d, err := s.chain.ViewAt(height)
 	if err != nil {
 		return execState{}, nil, result.NewInternalError(fmt.Sprintf("failed to create historic VM: %s", err))
 	}
@@ -97,61 +94,4 @@ func (s *Server) historicHeight(p *params.Param) (uint32, *result.Error) {
 		}
 	}
 	return 0, result.NewInvalidParamsError("unknown block or stateroot: " + keyNotFound) // neo-go's words
-}
-
-// historicDAO opens the state after block height read-only.
-func (s *Server) historicDAO(height uint32) (*dao.DAO, error) {
-	top := s.chain.BlockHeight()
-	if s.cfg.Ledger.RemoveUntraceableBlocks {
-		l, err := s.limits()
-		if err != nil {
-			return nil, err
-		}
-		mtb := l.MaxTraceableBlocks
-		if uint64(height)+1+uint64(mtb) < uint64(top) {
-			return nil, fmt.Errorf("state for height %d is outdated and removed from the storage", height+1)
-		}
-	}
-	if err := s.warmPolicyFilters(); err != nil {
-		return nil, err
-	}
-	sr, err := s.chain.StateRoot(height)
-	if err != nil {
-		return nil, fmt.Errorf("failed to retrieve stateroot for height %d: %w", height+1, err)
-	}
-	t, err := s.trieAt(sr.Root)
-	if err != nil {
-		return nil, err
-	}
-	hash, ok := s.chain.GetHeaderHash(height)
-	if !ok {
-		return nil, fmt.Errorf("no block %d", height)
-	}
-	hdr, err := s.chain.GetHeader(hash)
-	if err != nil {
-		return nil, err
-	}
-	st, err := newHistoricStore(t, s.chain.DAO().Store(), hdr)
-	if err != nil {
-		return nil, err
-	}
-	d := dao.New(st)
-	d.SetStateRootInHeader(s.chain.DAO().StateRootInHeader())
-	return d, nil
-}
-
-// warmPolicyFilters makes Policy load its key filters (blocked accounts,
-// whitelisted methods) from the current state if nothing did yet: they
-// load from the first DAO they are asked about and are shared with the
-// chain, so that must never be a past state, which lacks the keys written
-// since.
-func (s *Server) warmPolicyFilters() error {
-	d := s.view()
-	if _, err := s.natives.IsBlocked(d, util.Uint160{}); err != nil {
-		return fmt.Errorf("policy: %w", err)
-	}
-	if _, _, err := s.natives.WhitelistedFee(d, util.Uint160{}, &manifest.Method{}); err != nil {
-		return fmt.Errorf("policy: %w", err)
-	}
-	return nil
 }

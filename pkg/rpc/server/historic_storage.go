@@ -5,11 +5,9 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/n3d-io/n3d/pkg/core/dao"
 	"github.com/n3d-io/n3d/pkg/mpt"
 	"github.com/n3d-io/n3d/pkg/rpc/params"
 	"github.com/n3d-io/n3d/pkg/rpc/result"
-	"github.com/n3d-io/n3d/pkg/storage"
 )
 
 // getstoragehistoric [root, contract, key] and findstoragehistoric [root,
@@ -18,7 +16,7 @@ import (
 // As neo-go, a trie node missing from the store reads as an absent item.
 
 func (s *Server) getStorageHistoric(ps params.Params) (any, *result.Error) {
-	d, rerr := s.stateRootDAO(ps.Value(0))
+	d, rerr := s.stateRootView(ps.Value(0))
 	if rerr != nil {
 		return nil, rerr
 	}
@@ -37,7 +35,7 @@ func (s *Server) getStorageHistoric(ps params.Params) (any, *result.Error) {
 	switch {
 	case err == nil:
 		return v, nil
-	case dao.IsNotFound(err) || errors.Is(err, storage.ErrKeyNotFound) || errors.Is(err, mpt.ErrMissingNode):
+	case isNotFound(err) || errors.Is(err, mpt.ErrMissingNode):
 		return nil, result.ErrUnknownStorageItem
 	default:
 		return nil, internal("failed to get state item", err)
@@ -45,7 +43,7 @@ func (s *Server) getStorageHistoric(ps params.Params) (any, *result.Error) {
 }
 
 func (s *Server) findStorageHistoric(ps params.Params) (any, *result.Error) {
-	d, rerr := s.stateRootDAO(ps.Value(0))
+	d, rerr := s.stateRootView(ps.Value(0))
 	if rerr != nil {
 		return nil, rerr
 	}
@@ -56,7 +54,7 @@ func (s *Server) findStorageHistoric(ps params.Params) (any, *result.Error) {
 	if rerr != nil {
 		return nil, rerr
 	}
-	res, rerr, err := findStoragePage(d, id, ps, 2, s.cfg.RPC.MaxFindStorageResultItems)
+	res, rerr, err := findStoragePage(d, id, ps, 2, s.cfg.MaxFindStorageResultItems)
 	if rerr != nil {
 		return nil, rerr
 	}
@@ -66,13 +64,13 @@ func (s *Server) findStorageHistoric(ps params.Params) (any, *result.Error) {
 	return res, nil
 }
 
-// stateRootDAO opens the contract storage at a state root parameter.
-func (s *Server) stateRootDAO(p *params.Param) (*dao.DAO, *result.Error) {
+// stateRootView opens the contract storage at a state root parameter.
+func (s *Server) stateRootView(p *params.Param) (StateView, *result.Error) {
 	root, err := p.GetUint256()
 	if err != nil {
 		return nil, result.ErrInvalidParams.WithData("invalid stateroot")
 	}
-	if s.cfg.Ledger.KeepOnlyLatestState {
+	if s.cfg.KeepOnlyLatestState {
 		cur, err := s.chain.StateRoot(s.chain.BlockHeight())
 		if err != nil {
 			return nil, internal("failed to get current stateroot", err)
@@ -82,22 +80,16 @@ func (s *Server) stateRootDAO(p *params.Param) (*dao.DAO, *result.Error) {
 				fmt.Sprintf("state-based methods are not supported for old states: %s", errKeepOnlyLatest))
 		}
 	}
-	t, err := s.trieAt(root)
+	d, err := s.chain.ViewAtRoot(root)
 	if err != nil {
 		return nil, internal("state trie", err)
 	}
-	st, err := newHistoricStore(t, s.chain.DAO().Store(), nil)
-	if err != nil {
-		return nil, internal("state trie", err)
-	}
-	d := dao.New(st)
-	d.SetStateRootInHeader(s.chain.DAO().StateRootInHeader())
 	return d, nil
 }
 
 // historicContractID resolves a contract id (taken as is), hash, address
 // or native name to its id in the state of d.
-func (s *Server) historicContractID(d *dao.DAO, p *params.Param) (int32, *result.Error) {
+func (s *Server) historicContractID(d StateView, p *params.Param) (int32, *result.Error) {
 	str, err := p.GetString()
 	if err != nil {
 		return 0, result.ErrInvalidParams
@@ -119,7 +111,7 @@ func (s *Server) historicContractID(d *dao.DAO, p *params.Param) (int32, *result
 // historicNotFound words a failed read of an old state as neo-go's state
 // module does: a missing record is "item not found".
 func historicNotFound(err error) string {
-	if dao.IsNotFound(err) {
+	if isNotFound(err) {
 		return "item not found"
 	}
 	return err.Error()

@@ -91,7 +91,7 @@ func TestStorageHistoricErrors(t *testing.T) {
 		n.result(t, "getstoragehistoric", old.Root.String(), "gastoken", "Cw=="))
 
 	latest := n.variant(t, func(*config.RPC) {})
-	latest.srv.cfg.Ledger.KeepOnlyLatestState = true
+	latest.srv.cfg.KeepOnlyLatestState = true
 	e = latest.fail(t, result.UnsupportedStateCode, "getstoragehistoric", old.Root.String(), -6, "Cw==")
 	require.Equal(t, "state-based methods are not supported for old states: 'KeepOnlyLatestState' setting is enabled", e.Data)
 	// At the current root: getstorage's answer.

@@ -179,7 +179,7 @@ func TestInvokeHistoricErrors(t *testing.T) {
 		require.Contains(t, e.Data, "unknown block or stateroot")
 	}
 	latest := n.variant(t, func(*config.RPC) {})
-	latest.srv.cfg.Ledger.KeepOnlyLatestState = true
+	latest.srv.cfg.KeepOnlyLatestState = true
 	e := latest.fail(t, result.UnsupportedStateCode, "invokefunctionhistoric", 1, ledgerHash, "currentIndex")
 	require.Equal(t, "only latest state is supported: 'KeepOnlyLatestState' setting is enabled", e.Data)
 }

@@ -91,7 +91,7 @@ func TestHTTPLimits(t *testing.T) {
 
 	// A body over MaxRequestBodyBytes.
 	big := `{"jsonrpc":"2.0","id":1,"method":"getblockcount","params":["` +
-		strings.Repeat("a", n.srv.cfg.RPC.MaxRequestBodyBytes) + `"]}`
+		strings.Repeat("a", n.srv.cfg.MaxRequestBodyBytes) + `"]}`
 	r = decodeResp(t, n.post(t, big))
 	require.Equal(t, int64(result.ParseErrorCode), r.Error.Code)
 	require.Contains(t, r.Error.Data, "too large")
@@ -112,10 +112,10 @@ func TestRun(t *testing.T) {
 	n := node(t, "testblocks")
 	reg := prometheus.NewRegistry()
 	cfg := n.srv.cfg
-	cfg.RPC.Addresses = []string{"127.0.0.1:0"}
-	cfg.RPC.MaxRequestHeaderBytes = 4096
+	cfg.Addresses = []string{"127.0.0.1:0"}
+	cfg.MaxRequestHeaderBytes = 4096
 	cfg.Registerer = reg
-	s, err := New(cfg, n.srv.chain, n.srv.natives)
+	s, err := New(cfg, n.srv.chain)
 	require.NoError(t, err)
 	lns, err := s.listen()
 	require.NoError(t, err)
@@ -125,8 +125,8 @@ func TestRun(t *testing.T) {
 	go func() { done <- s.serve(ctx, lns) }()
 	// Start binds at once: the same address is taken now.
 	cfg2 := cfg
-	cfg2.RPC.Addresses = []string{lns[0].Addr().String()}
-	s2, err := New(cfg2, n.srv.chain, n.srv.natives)
+	cfg2.Addresses = []string{lns[0].Addr().String()}
+	s2, err := New(cfg2, n.srv.chain)
 	require.NoError(t, err)
 	_, err = s2.Start(ctx)
 	require.Error(t, err)
@@ -179,18 +179,18 @@ func TestRun(t *testing.T) {
 func TestRunErrors(t *testing.T) {
 	n := node(t, "testblocks")
 	cfg := n.srv.cfg
-	cfg.RPC.Addresses = nil
-	s, err := New(cfg, n.srv.chain, n.srv.natives)
+	cfg.Addresses = nil
+	s, err := New(cfg, n.srv.chain)
 	require.NoError(t, err)
 	require.ErrorIs(t, s.Run(context.Background()), ErrConfig)
-	cfg.RPC.Addresses = []string{"256.0.0.1:1"}
-	s, err = New(cfg, n.srv.chain, n.srv.natives)
+	cfg.Addresses = []string{"256.0.0.1:1"}
+	s, err = New(cfg, n.srv.chain)
 	require.NoError(t, err)
 	require.Error(t, s.Run(context.Background()))
-	_, err = New(cfg, nil, n.srv.natives)
+	_, err = New(cfg, nil)
 	require.ErrorIs(t, err, ErrConfig)
 	cfg.MaxBatchSize = -1
-	_, err = New(cfg, n.srv.chain, n.srv.natives)
+	_, err = New(cfg, n.srv.chain)
 	require.ErrorIs(t, err, ErrConfig)
 }
 

@@ -10,7 +10,6 @@ import (
 	"github.com/n3d-io/n3d/pkg/core/dao"
 	"github.com/n3d-io/n3d/pkg/core/interop"
 	"github.com/n3d-io/n3d/pkg/core/transaction"
-	"github.com/n3d-io/n3d/pkg/encoding/address"
 	"github.com/n3d-io/n3d/pkg/rpc/params"
 	"github.com/n3d-io/n3d/pkg/rpc/result"
 	"github.com/n3d-io/n3d/pkg/smartcontract"
@@ -54,40 +53,6 @@ func (s *Server) fakeNextBlock(height uint32) (*block.Block, error) {
 	return &block.Block{Header: block.Header{Index: height + 1, Timestamp: hdr.Timestamp + ms}}, nil
 }
 
-// testContext prepares a run on a private layer of d (never persisted).
-// b is the persisting block (nil: none); gas is the limit in datoshi.
-func (s *Server) testContext(d *dao.DAO, trig trigger.Type, tx *transaction.Transaction, b *block.Block, gas int64) (*interop.Context, error) {
-	p := s.chain.Config()
-	index := s.chain.BlockHeight()
-	if b != nil {
-		index = b.Index
-	}
-	pico, err := s.natives.ExecPicoFeeFactor(d, index, trig)
-	if err != nil {
-		return nil, fmt.Errorf("exec fee factor: %w", err)
-	}
-	sp, err := s.natives.StoragePrice(d)
-	if err != nil {
-		return nil, fmt.Errorf("storage price: %w", err)
-	}
-	cfg := interop.Config{
-		Trigger:         trig,
-		Block:           b,
-		Network:         uint32(p.Magic),
-		AddressVersion:  address.NEO3Prefix,
-		HardforkEnabled: p.Enabled,
-		ExecFeeFactor:   pico,
-		StoragePrice:    sp,
-		GasLimit:        gas,
-		Natives:         s.natives,
-		Policy:          s.natives,
-	}
-	if tx != nil {
-		cfg.Container = tx
-	}
-	return interop.NewContext(cfg, d.Private()), nil
-}
-
 // mockTx is the container of a test invocation on the state after block
 // height: a random nonce, the script, the given signers (or the zero
 // account with scope None) and witnesses, ValidUntilBlock = height + the
@@ -120,13 +85,14 @@ func (s *Server) mockTx(height uint32, script []byte, signers *params.Param) (*t
 // execState is the state a test invocation reads: a DAO (the run writes
 // to a private layer of it) and the index of the last block of that state.
 type execState struct {
-	d      *dao.DAO
+	d      StateView
 	height uint32
 }
 
 // latest is the chain's current state.
 func (s *Server) latest() execState {
-	return execState{height: s.chain.BlockHeight(), d: s.view()}
+	d := s.chain.LatestView()
+	return execState{height: d.Height(), d: d}
 }
 
 func (s *Server) invokeFunction(ps params.Params) (any, *result.Error) {
@@ -137,7 +103,7 @@ func (s *Server) invokeFunctionAt(st execState, ps params.Params) (any, *result.
 	if len(ps) < 2 {
 		return nil, result.ErrInvalidParams
 	}
-	h, rerr := s.contractHashFromParam(s.view(), ps.Value(0))
+	h, rerr := s.contractHashFromParam(s.chain.LatestView(), ps.Value(0))
 	if rerr != nil {
 		return nil, rerr
 	}
@@ -183,7 +149,6 @@ func (s *Server) invokeScriptAt(st execState, ps params.Params) (any, *result.Er
 	return s.runScript(st, tx, script, verbose)
 }
 
-// runScript runs an Application script in a test context.
 // verboseParam reads the optional verbose flag of invokefunction and
 // invokescript (neo-go's: it asks for the invocation diagnostics).
 func verboseParam(p *params.Param) (bool, *result.Error) {
@@ -197,12 +162,20 @@ func verboseParam(p *params.Param) (bool, *result.Error) {
 	return v, nil
 }
 
+// runScript runs an Application script in a test context.
 func (s *Server) runScript(st execState, tx *transaction.Transaction, script []byte, verbose bool) (any, *result.Error) {
 	b, err := s.fakeNextBlock(st.height)
 	if err != nil {
 		return nil, internal("fake block", err)
 	}
-	ic, err := s.testContext(st.d, trigger.Application, tx, b, int64(s.cfg.RPC.MaxGasInvoke))
+	return s.runScriptIn(st.d, trigger.Application, tx, b, script, int64(s.cfg.MaxGasInvoke), verbose)
+}
+
+// runScriptIn runs script with trigger trig in a test context over d with
+// container tx, persisting block b and gas datoshi.
+func (s *Server) runScriptIn(d StateView, trig trigger.Type, tx *transaction.Transaction, b *block.Block, script []byte,
+	gas int64, verbose bool) (any, *result.Error) {
+	ic, err := d.TestContext(trig, tx, b, gas)
 	if err != nil {
 		return nil, result.NewInternalError(fmt.Sprintf("failed to create test VM: %s", err))
 	}
@@ -266,7 +239,7 @@ func (s *Server) invokeContractVerify(ps params.Params) (any, *result.Error) {
 // verifyParams reads the contract, the invocation script of verify's
 // arguments and the container of invokecontractverify.
 func (s *Server) verifyParams(height uint32, ps params.Params) (util.Uint160, []byte, *transaction.Transaction, *result.Error) {
-	h, rerr := s.contractHashFromParam(s.view(), ps.Value(0))
+	h, rerr := s.contractHashFromParam(s.chain.LatestView(), ps.Value(0))
 	if rerr != nil {
 		return util.Uint160{}, nil, nil, rerr
 	}
@@ -303,7 +276,7 @@ func (s *Server) invokeContractVerifyAt(st execState, ps params.Params) (any, *r
 	if err != nil {
 		return nil, internal("fake block", err)
 	}
-	ic, err := s.testContext(st.d, trigger.Verification, tx, b, min(int64(s.cfg.RPC.MaxGasInvoke), MaxVerificationGas))
+	ic, err := st.d.TestContext(trigger.Verification, tx, b, min(int64(s.cfg.MaxGasInvoke), MaxVerificationGas))
 	if err != nil {
 		return nil, result.NewInternalError(fmt.Sprintf("failed to create test VM: %s", err))
 	}

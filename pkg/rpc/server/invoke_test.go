@@ -88,7 +88,7 @@ func TestInvokeFault(t *testing.T) {
 	require.Equal(t, "FAULT", r.State)
 	var gas int64
 	require.NoError(t, json.Unmarshal([]byte(r.GasConsumed), &gas))
-	require.GreaterOrEqual(t, gas, int64(n.srv.cfg.RPC.MaxGasInvoke))
+	require.GreaterOrEqual(t, gas, int64(n.srv.cfg.MaxGasInvoke))
 	// An unknown method.
 	r, _ = n.invoke(t, "invokefunction", "neotoken", "nosuchmethod")
 	require.Equal(t, "FAULT", r.State)

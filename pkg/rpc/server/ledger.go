@@ -3,10 +3,9 @@ package server
 import (
 	"math/big"
 
-	"github.com/n3d-io/n3d/pkg/config"
+	"github.com/n3d-io/n3d/pkg/config/netconfig"
 	"github.com/n3d-io/n3d/pkg/core/block"
 	"github.com/n3d-io/n3d/pkg/core/chain"
-	"github.com/n3d-io/n3d/pkg/core/dao"
 	"github.com/n3d-io/n3d/pkg/core/interop"
 	"github.com/n3d-io/n3d/pkg/core/native/neostate"
 	"github.com/n3d-io/n3d/pkg/core/state"
@@ -35,11 +34,18 @@ type Ledger interface {
 	StateRoot(index uint32) (*chain.StateRoot, error)
 	// ValidatedStateHeight is the index of the last validated state root.
 	ValidatedStateHeight() (uint32, error)
-	// DAO is the chain's committed state. The server reads it only through
-	// DAOs of its own over DAO().Store() (a DAO is not safe for concurrent
-	// use; the store is).
-	DAO() *dao.DAO
-	Config() *config.ProtocolConfiguration
+	// LatestView is a read-only view of the latest state, ViewAt of the
+	// state after block height (read from the state trie), ViewAtRoot of
+	// the contract storage under a state root, TrieAt the state trie at a
+	// root (with proofs). Each request takes views of its own.
+	LatestView() *chain.StateView
+	// LatestViewAsOf is the latest state with block index as the Ledger
+	// contract's current block (a test run mocking block index+1).
+	LatestViewAsOf(index uint32) (*chain.StateView, error)
+	ViewAt(height uint32) (*chain.StateView, error)
+	ViewAtRoot(root util.Uint256) (*chain.StateView, error)
+	TrieAt(root util.Uint256) (*chain.TrieView, error)
+	Config() *netconfig.ProtocolConfiguration
 	// LimitsAt is the block time and limits in force at a height (Policy's
 	// values from Echidna on, the configuration's before).
 	LimitsAt(height uint32) (chain.Limits, error)
@@ -50,64 +56,60 @@ type Ledger interface {
 
 var _ Ledger = (*chain.Chain)(nil)
 
-// Natives is what the server reads from the native contracts and needs to
-// run test invocations. Every getter reads the state of d. NewNatives
-// adapts the chain's native set.
-type Natives interface {
-	interop.Natives
-	interop.Policy
-	// ExecPicoFeeFactor is the opcode price multiplier (picoGAS) of a run
-	// with trigger trig in block index.
-	ExecPicoFeeFactor(d *dao.DAO, index uint32, trig trigger.Type) (int64, error)
-	StoragePrice(d *dao.DAO) (int64, error)
-	FeePerByte(d *dao.DAO) (int64, error)
-	AttributeFee(d *dao.DAO, t transaction.AttrType) (int64, error)
-	// Policy values stored from Echidna on (0 before).
-	MillisecondsPerBlock(d *dao.DAO) (uint32, error)
-	MaxValidUntilBlockIncrement(d *dao.DAO) (uint32, error)
-	MaxTraceableBlocks(d *dao.DAO) (uint32, error)
+// StateView is what a request reads of one state of the chain
+// (*chain.StateView): contracts, contract storage, the native contracts'
+// values, and test runs on a private layer. Safe for concurrent use, also
+// while blocks are added. Missing records are reported with errors
+// wrapping chain.ErrNotFound.
+type StateView interface {
+	// Height is the index of the block whose state the view reads.
+	Height() uint32
+	GetContract(h util.Uint160) (*state.Contract, error)
+	GetContractHashByID(id int32) (util.Uint160, error)
+	GetStorageItem(id int32, key []byte) ([]byte, error)
+	// SeekStorage walks contract id's items under prefix in key order
+	// until fn returns false (fn must not call the view).
+	SeekStorage(id int32, prefix []byte, fn func(k, v []byte) bool) error
+	// ContractsWithStandard lists the contracts declaring std, by id.
+	ContractsWithStandard(std string) ([]*state.Contract, error)
+	// NativeContracts lists the deployed natives in the reference's
+	// order; IsNative tells a native's hash (deployed or not).
+	NativeContracts() ([]*state.Contract, error)
+	IsNative(h util.Uint160) bool
 	// CommitteeKeys is the committee sorted by key, NextBlockValidators
 	// the validators of the next block; both compressed keys.
-	CommitteeKeys(d *dao.DAO) ([][]byte, error)
-	NextBlockValidators(d *dao.DAO) ([][]byte, error)
+	CommitteeKeys() ([][]byte, error)
+	NextBlockValidators() ([][]byte, error)
 	// Candidates are the registered, unblocked candidates in key order.
-	Candidates(d *dao.DAO) (neostate.Committee, error)
-	NEOBalance(d *dao.DAO, h util.Uint160) (*big.Int, error)
-	UnclaimedGAS(d *dao.DAO, h util.Uint160, end uint32) (*big.Int, error)
+	Candidates() (neostate.Committee, error)
+	NEOBalance(h util.Uint160) (*big.Int, error)
+	UnclaimedGAS(h util.Uint160, end uint32) (*big.Int, error)
+	FeePerByte() (int64, error)
+	AttributeFee(t transaction.AttrType) (int64, error)
+	// MaxValidUntilBlockIncrement is Policy's stored value (0 before
+	// Echidna).
+	MaxValidUntilBlockIncrement() (uint32, error)
+	IsBlocked(h util.Uint160) (bool, error)
+	// TestContext prepares a run of trigger trig on a private layer over
+	// the view (never persisted): tx is the container (nil: none), b the
+	// persisting block (nil: none), gas the limit in datoshi.
+	TestContext(trig trigger.Type, tx *transaction.Transaction, b *block.Block, gas int64) (*interop.Context, error)
 }
 
-// nativeSet adapts *chain.NativeSet to Natives.
-type nativeSet struct {
-	*chain.NativeSet
+var _ StateView = (*chain.StateView)(nil)
+
+// TrieView reads contract storage straight from the state trie at one
+// root, with proofs (*chain.TrieView). Read errors are the trie's
+// (mpt.ErrNotFound, mpt.ErrMissingNode). Safe for concurrent use.
+type TrieView interface {
+	// Contract reads a contract's state (chain.ErrBadRecord when it does
+	// not decode).
+	Contract(h util.Uint160) (*state.Contract, error)
+	Get(id int32, key []byte) ([]byte, error)
+	// Proof returns the trie key of key of contract id and its proof.
+	Proof(id int32, key []byte) ([]byte, [][]byte, error)
+	// Find returns at most max items under prefix, after prefix ‖ from.
+	Find(id int32, prefix, from []byte, max int) ([]chain.StorageItem, error)
 }
 
-// NewNatives adapts the chain's native contract set.
-func NewNatives(ns *chain.NativeSet) Natives { return nativeSet{ns} }
-
-func (n nativeSet) ExecPicoFeeFactor(d *dao.DAO, index uint32, trig trigger.Type) (int64, error) {
-	return n.Core.Policy.ExecPicoFeeFactor(d, index, trig)
-}
-
-func (n nativeSet) MillisecondsPerBlock(d *dao.DAO) (uint32, error) {
-	return n.Core.Policy.MillisecondsPerBlock(d)
-}
-
-func (n nativeSet) CommitteeKeys(d *dao.DAO) ([][]byte, error) {
-	return n.Governance.NEO.CommitteeKeys(d)
-}
-
-func (n nativeSet) NextBlockValidators(d *dao.DAO) ([][]byte, error) {
-	return n.Governance.NEO.NextBlockValidators(d)
-}
-
-func (n nativeSet) Candidates(d *dao.DAO) (neostate.Committee, error) {
-	return n.Governance.NEO.Candidates(d)
-}
-
-func (n nativeSet) NEOBalance(d *dao.DAO, h util.Uint160) (*big.Int, error) {
-	return n.Governance.NEO.BalanceOf(d, h)
-}
-
-func (n nativeSet) UnclaimedGAS(d *dao.DAO, h util.Uint160, end uint32) (*big.Int, error) {
-	return n.Governance.NEO.UnclaimedGAS(d, h, end)
-}
+var _ TrieView = (*chain.TrieView)(nil)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/big"
 
-	"github.com/n3d-io/n3d/pkg/core/dao"
 	"github.com/n3d-io/n3d/pkg/core/interop"
 	"github.com/n3d-io/n3d/pkg/encoding/address"
 	"github.com/n3d-io/n3d/pkg/rpc/params"
@@ -38,18 +37,18 @@ func (s *Server) getNEP11Balances(ps params.Params) (any, *result.Error) {
 	if rerr != nil {
 		return nil, rerr
 	}
-	d := s.view()
-	cs, err := standardContracts(d, stdNEP11)
+	d := s.chain.LatestView()
+	cs, err := d.ContractsWithStandard(stdNEP11)
 	if err != nil {
 		return nil, internal("NEP-11 contracts", err)
 	}
 	out := result.NEP11Balances{Address: address.Uint160ToString(h), Balances: []result.NEP11AssetBalance{}}
-	left := s.cfg.RPC.MaxNEP11Tokens
+	left := s.cfg.MaxNEP11Tokens
 	for _, c := range cs {
 		if left <= 0 {
 			break
 		}
-		ids, sym, dec, err := s.nep11Tokens(d, c.Hash, h, s.cfg.RPC.MaxNEP11Tokens)
+		ids, sym, dec, err := s.nep11Tokens(d, c.Hash, h, s.cfg.MaxNEP11Tokens)
 		if err != nil || len(ids) == 0 {
 			continue
 		}
@@ -78,7 +77,7 @@ func (s *Server) getNEP11Balances(ps params.Params) (any, *result.Error) {
 
 // nep11Tokens calls tokensOf(h), symbol and decimals of a token and reads
 // at most limit token IDs.
-func (s *Server) nep11Tokens(d *dao.DAO, token, h util.Uint160, limit int) ([][]byte, string, int, error) {
+func (s *Server) nep11Tokens(d StateView, token, h util.Uint160, limit int) ([][]byte, string, int, error) {
 	items, err := s.readOnlyCalls(d, token, []call{{"tokensOf", []any{h}}, {"symbol", nil}, {"decimals", nil}})
 	if err != nil {
 		return nil, "", 0, err
@@ -115,7 +114,7 @@ func (s *Server) nep11Tokens(d *dao.DAO, token, h util.Uint160, limit int) ([][]
 }
 
 // nep11Balance calls balanceOf(h, id) of a divisible token.
-func (s *Server) nep11Balance(d *dao.DAO, token, h util.Uint160, id []byte) (*big.Int, error) {
+func (s *Server) nep11Balance(d StateView, token, h util.Uint160, id []byte) (*big.Int, error) {
 	items, err := s.readOnlyCalls(d, token, []call{{"balanceOf", []any{h, id}}})
 	if err != nil {
 		return nil, err
@@ -181,7 +180,7 @@ func (s *Server) getNEP11Properties(ps params.Params) (any, *result.Error) {
 
 // nep11Properties calls properties(id) of a token.
 func (s *Server) nep11Properties(token util.Uint160, id []byte) ([]stackitem.MapElement, error) {
-	items, err := s.readOnlyCalls(s.view(), token, []call{{"properties", []any{id}}})
+	items, err := s.readOnlyCalls(s.chain.LatestView(), token, []call{{"properties", []any{id}}})
 	if err != nil {
 		return nil, err
 	}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/n3d-io/n3d/pkg/core/dao"
 	"github.com/n3d-io/n3d/pkg/core/interop"
 	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/encoding/address"
@@ -36,7 +35,7 @@ func (s *Server) dumpIterator(it stackitem.Item) any {
 	}
 	out := result.Iterator{Values: []stackitem.Item{}}
 	for iter.Next() {
-		if len(out.Values) == s.cfg.RPC.MaxIteratorResultItems {
+		if len(out.Values) == s.cfg.MaxIteratorResultItems {
 			out.Truncated = true
 			break
 		}
@@ -80,8 +79,8 @@ var errVerifyFault = errors.New("signature check failed: vm execution has failed
 // verificationGas runs witness w of account h for tx and returns the GAS it
 // consumed; a run that ends with false still counts (the signatures of a
 // fee estimate are dummies), a FAULT is an error.
-func (s *Server) verificationGas(d *dao.DAO, tx *transaction.Transaction, i int, w *transaction.Witness, gas int64) (int64, error) {
-	ic, err := s.testContext(d, trigger.Verification, tx, nil, gas)
+func (s *Server) verificationGas(d StateView, tx *transaction.Transaction, i int, w *transaction.Witness, gas int64) (int64, error) {
+	ic, err := d.TestContext(trigger.Verification, tx, nil, gas)
 	if err != nil {
 		return 0, err
 	}
@@ -141,8 +140,8 @@ func (s *Server) calculateNetworkFee(ps params.Params) (any, *result.Error) {
 		return nil, result.ErrInvalidParams.WithData(fmt.Sprintf("failed to compute tx size: %s", w.Err))
 	}
 	size := w.Len() + io.GetVarSize(len(tx.Signers))
-	d := s.view()
-	gasLimit := min(MaxVerificationGas, int64(s.cfg.RPC.MaxGasInvoke))
+	d := s.chain.LatestView()
+	gasLimit := min(MaxVerificationGas, int64(s.cfg.MaxGasInvoke))
 	var fee int64
 	for i, signer := range tx.Signers {
 		wit := tx.Witnesses[i]
@@ -162,13 +161,13 @@ func (s *Server) calculateNetworkFee(ps params.Params) (any, *result.Error) {
 		size += io.GetVarSize(len(wit.VerificationScript)) + len(wit.VerificationScript) +
 			io.GetVarSize(len(wit.InvocationScript)) + len(wit.InvocationScript)
 	}
-	perByte, err := s.natives.FeePerByte(d)
+	perByte, err := d.FeePerByte()
 	if err != nil {
 		return nil, internal("fee per byte", err)
 	}
 	fee += int64(size) * perByte
 	for _, a := range tx.Attributes {
-		af, err := s.natives.AttributeFee(d, a.Type)
+		af, err := d.AttributeFee(a.Type)
 		if err != nil {
 			return nil, internal("attribute fee", err)
 		}
@@ -180,7 +179,7 @@ func (s *Server) calculateNetworkFee(ps params.Params) (any, *result.Error) {
 // dummyInvocation guesses the invocation script of signer i: default
 // values for the verify parameters of a contract account, one signature
 // per required key of a standard account.
-func (s *Server) dummyInvocation(d *dao.DAO, i int, h util.Uint160, verification []byte) ([]byte, *result.Error) {
+func (s *Server) dummyInvocation(d StateView, i int, h util.Uint160, verification []byte) ([]byte, *result.Error) {
 	var ps []manifest.Parameter
 	switch {
 	case len(verification) == 0:

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/n3d-io/n3d/pkg/core/chain"
-	"github.com/n3d-io/n3d/pkg/core/dao"
 	"github.com/n3d-io/n3d/pkg/core/mempool"
 	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/network/payload"
@@ -132,7 +131,7 @@ func (s *Server) getRawNotaryTransaction(ps params.Params) (any, *result.Error) 
 // bound, the Notary's placeholder witness may return false and
 // NotValidBefore follows the Notary's MaxNotValidBeforeDelta.
 func (s *Server) partialRejection(err error, tx *transaction.Transaction) *result.Error {
-	d := s.view()
+	d := s.chain.LatestView()
 	switch {
 	case errors.Is(err, chain.ErrTxSystemFee), errors.Is(err, chain.ErrTxInvalidScript):
 		return s.txRejection(err, tx)
@@ -172,7 +171,7 @@ func (s *Server) partialRejection(err error, tx *transaction.Transaction) *resul
 
 // partialWitnessRejection is witnessRejection for a partially signed
 // transaction: the first witness returning false is accepted.
-func (s *Server) partialWitnessRejection(d *dao.DAO, tx *transaction.Transaction, gas int64) *result.Error {
+func (s *Server) partialWitnessRejection(d StateView, tx *transaction.Transaction, gas int64) *result.Error {
 	if len(tx.Witnesses) != len(tx.Signers) {
 		return nil
 	}

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/n3d-io/n3d/pkg/core/chain"
-	"github.com/n3d-io/n3d/pkg/core/dao"
 	"github.com/n3d-io/n3d/pkg/core/mempool"
 	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/rpc/result"
@@ -41,7 +40,7 @@ func (s *Server) txRejection(err error, tx *transaction.Transaction) *result.Err
 	if errors.Is(err, chain.ErrTxInvalidScript) {
 		return relayReject(errInvalidScript, "invalid script: %s", cause(err, chain.ErrTxInvalidScript))
 	}
-	d := s.view()
+	d := s.chain.LatestView()
 	if e := s.vubRejection(d, tx); e != nil {
 		return e
 	}
@@ -85,13 +84,13 @@ func cause(err, sentinel error) string {
 	return msg
 }
 
-func (s *Server) vubRejection(d *dao.DAO, tx *transaction.Transaction) *result.Error {
+func (s *Server) vubRejection(d StateView, tx *transaction.Transaction) *result.Error {
 	height := s.chain.BlockHeight()
 	if tx.ValidUntilBlock <= height {
 		return relayReject(errExpiredTransaction, "transaction has expired: ValidUntilBlock = %d, current height = %d",
 			tx.ValidUntilBlock, height)
 	}
-	inc, err := s.natives.MaxValidUntilBlockIncrement(d)
+	inc, err := d.MaxValidUntilBlockIncrement()
 	if err == nil && tx.ValidUntilBlock > height+inc {
 		return relayReject(errExpiredTransaction,
 			"transaction is not yet valid: ValidUntilBlock = %d, current height = %d, max allowed ValidUntilBlock = %d",
@@ -102,9 +101,9 @@ func (s *Server) vubRejection(d *dao.DAO, tx *transaction.Transaction) *result.E
 
 // blockedSigner is the first signer the Policy contract blocks, in
 // neo-go's form (little-endian hex).
-func (s *Server) blockedSigner(d *dao.DAO, tx *transaction.Transaction) (string, bool) {
+func (s *Server) blockedSigner(d StateView, tx *transaction.Transaction) (string, bool) {
 	for _, sg := range tx.Signers {
-		if blocked, err := s.natives.IsBlocked(d, sg.Account); err == nil && blocked {
+		if blocked, err := d.IsBlocked(sg.Account); err == nil && blocked {
 			return sg.Account.StringBE(), true
 		}
 	}
@@ -113,14 +112,14 @@ func (s *Server) blockedSigner(d *dao.DAO, tx *transaction.Transaction) (string,
 
 // neededNetworkFee is the size fee plus the attribute fees (neo-go's
 // needNetworkFee).
-func (s *Server) neededNetworkFee(d *dao.DAO, tx *transaction.Transaction) (int64, error) {
-	perByte, err := s.natives.FeePerByte(d)
+func (s *Server) neededNetworkFee(d StateView, tx *transaction.Transaction) (int64, error) {
+	perByte, err := d.FeePerByte()
 	if err != nil {
 		return 0, err
 	}
 	need := int64(tx.Size()) * perByte
 	for _, a := range tx.Attributes {
-		f, err := s.natives.AttributeFee(d, a.Type)
+		f, err := d.AttributeFee(a.Type)
 		if err != nil {
 			return 0, err
 		}
@@ -140,7 +139,7 @@ func (s *Server) neededNetworkFee(d *dao.DAO, tx *transaction.Transaction) (int6
 // witnessRejection runs tx's witnesses in order within gas (what the
 // network fee leaves) and answers the first that fails as neo-go words it;
 // nil when all pass.
-func (s *Server) witnessRejection(d *dao.DAO, tx *transaction.Transaction, gas int64) *result.Error {
+func (s *Server) witnessRejection(d StateView, tx *transaction.Transaction, gas int64) *result.Error {
 	if len(tx.Witnesses) != len(tx.Signers) {
 		return nil
 	}
@@ -167,16 +166,14 @@ func (s *Server) witnessRejection(d *dao.DAO, tx *transaction.Transaction, gas i
 // witnessShape checks what neo-go checks before running witness i: the
 // verification script's hash, no script for natives, a verify method for
 // contract accounts.
-func (s *Server) witnessShape(d *dao.DAO, i int, sg transaction.Signer, w *transaction.Witness) *result.Error {
+func (s *Server) witnessShape(d StateView, i int, sg transaction.Signer, w *transaction.Witness) *result.Error {
 	if len(w.VerificationScript) != 0 {
 		if h := w.ScriptHash(); h != sg.Account {
 			return relayReject(errVerificationFailed, "witness #%d: witness hash mismatch: expected %s, got %s",
 				i, sg.Account.StringBE(), h.StringBE())
 		}
-		for _, n := range s.natives.List() {
-			if n.Hash() == sg.Account {
-				return relayReject(errVerificationFailed, "witness #%d: native contract witness must have empty verification script", i)
-			}
+		if d.IsNative(sg.Account) {
+			return relayReject(errVerificationFailed, "witness #%d: native contract witness must have empty verification script", i)
 		}
 		return nil
 	}

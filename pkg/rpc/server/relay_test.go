@@ -24,8 +24,8 @@ import (
 // tried).
 func withServices(t *testing.T, n *testNode, cfg Config) *testNode {
 	t.Helper()
-	cfg.RPC, cfg.Ledger = n.cfg.ApplicationConfiguration.RPC, n.cfg.ApplicationConfiguration.Ledger
-	srv, err := New(cfg, n.chain, NewNatives(n.chain.Natives()))
+	cfg = yamlSettings(cfg, n.cfg.ApplicationConfiguration.RPC, n.cfg.ApplicationConfiguration.Ledger)
+	srv, err := New(cfg, n.chain)
 	require.NoError(t, err)
 	h := httptest.NewServer(srv)
 	t.Cleanup(h.Close)

@@ -15,9 +15,8 @@ import (
 	"time"
 
 	"github.com/n3d-io/n3d/pkg/buildinfo"
-	"github.com/n3d-io/n3d/pkg/config"
+	"github.com/n3d-io/n3d/pkg/config/netconfig"
 	"github.com/n3d-io/n3d/pkg/core/block"
-	"github.com/n3d-io/n3d/pkg/core/dao"
 	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/rpc/params"
 	"github.com/n3d-io/n3d/pkg/rpc/result"
@@ -26,29 +25,67 @@ import (
 	"go.uber.org/zap"
 )
 
-// Defaults of the settings config.RPC does not carry.
+// Defaults of the settings left zero (neo-go's).
 const (
 	// DefaultShutdownTimeout bounds the wait for running requests on
 	// shutdown.
 	DefaultShutdownTimeout = 5 * time.Second
 	// DefaultMaxGasInvoke is the GAS limit of test invocations when the
 	// configuration sets none (the C# RpcServer's default, in Fixed8).
-	DefaultMaxGasInvoke = config.GAS(10_00000000)
+	DefaultMaxGasInvoke = netconfig.GAS(10_00000000)
 	// DefaultReadHeaderTimeout bounds the time to read request headers.
 	DefaultReadHeaderTimeout = 10 * time.Second
+
+	DefaultMaxIteratorResultItems    = 100
+	DefaultMaxFindResultItems        = 100
+	DefaultMaxFindStorageResultItems = 50
+	DefaultMaxNEP11Tokens            = 100
+	DefaultMaxRequestBodyBytes       = 1 << 20
+	DefaultMaxRequestHeaderBytes     = http.DefaultMaxHeaderBytes
+	DefaultMaxWebSocketClients       = 64
+	DefaultMaxWebSocketFeeds         = 16
+	DefaultSessionPoolSize           = 20
 )
 
 // ErrConfig is a server configuration that cannot work.
 var ErrConfig = errors.New("rpc: bad configuration")
 
-// Config configures a Server. RPC is expected to have its defaults
-// applied (config.Config.ApplyDefaults); zero limits get neo-go's
-// defaults here as well.
+// Config configures a Server (pkg/node builds it from the RPC and Ledger
+// sections of the application configuration, whose keys the names
+// follow). Zero limits get neo-go's defaults.
 type Config struct {
-	RPC config.RPC
-	// Ledger holds the node's state-keeping settings (KeepOnlyLatestState
-	// disables requests for old states).
-	Ledger config.Ledger
+	// Addresses are the plain HTTP listening addresses (host:port).
+	Addresses []string
+	// TLS configures the HTTPS listeners (off unless Enabled).
+	TLS TLSConfig
+	// EnableCORSWorkaround answers OPTIONS and sets permissive CORS
+	// headers.
+	EnableCORSWorkaround bool
+	// MaxGasInvoke is the GAS limit of test invocations.
+	MaxGasInvoke netconfig.GAS
+	// Result limits: iterator items in a stack, findstates items,
+	// findstorage page, NEP-11 tokens per account.
+	MaxIteratorResultItems    int
+	MaxFindResultItems        int
+	MaxFindStorageResultItems int
+	MaxNEP11Tokens            int
+	// Request limits.
+	MaxRequestBodyBytes   int
+	MaxRequestHeaderBytes int
+	// WebSocket limits, and whether mempool events may be subscribed to.
+	MaxWebSocketClients         int
+	MaxWebSocketFeeds           int
+	MempoolSubscriptionsEnabled bool
+	// Iterator sessions (SessionLifetime 0: the block time, at least 5 s).
+	SessionEnabled          bool
+	SessionExpansionEnabled bool
+	SessionLifetime         time.Duration
+	SessionPoolSize         int
+	// KeepOnlyLatestState and RemoveUntraceableBlocks are the node's
+	// state-keeping settings: the first refuses requests for old states,
+	// both are reported by getversion.
+	KeepOnlyLatestState     bool
+	RemoveUntraceableBlocks bool
 	// MaxBatchSize bounds a batch (params.DefaultMaxBatchSize when 0).
 	MaxBatchSize int
 	// TCPPort, Nonce and UserAgent are what getversion reports of the P2P
@@ -96,6 +133,14 @@ type Config struct {
 	Notary NotaryHandler
 }
 
+// TLSConfig configures the HTTPS listeners.
+type TLSConfig struct {
+	Enabled   bool
+	Addresses []string
+	CertFile  string
+	KeyFile   string
+}
+
 // Peers is the P2P server as getconnectioncount and getpeers read it.
 type Peers interface {
 	// ConnectionCount is the number of open peer connections.
@@ -119,13 +164,13 @@ type Mempool interface {
 }
 
 func (c *Config) applyDefaults() error {
-	r := &c.RPC
-	setIfZero(&r.MaxIteratorResultItems, config.DefaultMaxIteratorResultItems)
-	setIfZero(&r.MaxFindResultItems, config.DefaultMaxFindResultItems)
-	setIfZero(&r.MaxFindStorageResultItems, config.DefaultMaxFindStorageResultItems)
-	setIfZero(&r.MaxNEP11Tokens, config.DefaultMaxNEP11Tokens)
-	setIfZero(&r.MaxRequestBodyBytes, config.DefaultMaxRequestBodyBytes)
-	setIfZero(&r.MaxRequestHeaderBytes, config.DefaultMaxRequestHeaderBytes)
+	r := c
+	setIfZero(&r.MaxIteratorResultItems, DefaultMaxIteratorResultItems)
+	setIfZero(&r.MaxFindResultItems, DefaultMaxFindResultItems)
+	setIfZero(&r.MaxFindStorageResultItems, DefaultMaxFindStorageResultItems)
+	setIfZero(&r.MaxNEP11Tokens, DefaultMaxNEP11Tokens)
+	setIfZero(&r.MaxRequestBodyBytes, DefaultMaxRequestBodyBytes)
+	setIfZero(&r.MaxRequestHeaderBytes, DefaultMaxRequestHeaderBytes)
 	setIfZero(&r.MaxGasInvoke, DefaultMaxGasInvoke)
 	setIfZero(&c.MaxBatchSize, params.DefaultMaxBatchSize)
 	setIfZero(&c.ShutdownTimeout, DefaultShutdownTimeout)
@@ -161,7 +206,6 @@ func setIfZero[T comparable](v *T, def T) {
 type Server struct {
 	cfg     Config
 	chain   Ledger
-	natives Natives
 	log     *zap.Logger
 	metrics *metrics
 	tokens  *tokenTracker
@@ -174,10 +218,10 @@ type Server struct {
 	ws wsHubRef // the /ws clients (ws.go)
 }
 
-// New returns a server over the chain and its native contracts.
-func New(cfg Config, l Ledger, n Natives) (*Server, error) {
-	if l == nil || n == nil {
-		return nil, fmt.Errorf("%w: no ledger or natives", ErrConfig)
+// New returns a server over the chain.
+func New(cfg Config, l Ledger) (*Server, error) {
+	if l == nil {
+		return nil, fmt.Errorf("%w: no ledger", ErrConfig)
 	}
 	if err := cfg.applyDefaults(); err != nil {
 		return nil, err
@@ -186,16 +230,9 @@ func New(cfg Config, l Ledger, n Natives) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Server{cfg: cfg, chain: l, natives: n, log: cfg.Log, metrics: m,
+	return &Server{cfg: cfg, chain: l, log: cfg.Log, metrics: m,
 		tokens:   &tokenTracker{accounts: map[util.Uint160]*account{}},
-		sessions: newSessionPool(cfg.RPC, l.Config().TimePerBlock)}, nil
-}
-
-// view returns a DAO over the chain's committed state for one request.
-func (s *Server) view() *dao.DAO {
-	d := dao.New(s.chain.DAO().Store())
-	d.SetStateRootInHeader(s.chain.DAO().StateRootInHeader())
-	return d
+		sessions: newSessionPool(cfg, l.Config().TimePerBlock)}, nil
 }
 
 // Run serves the RPC addresses (and the TLS ones when enabled) until ctx
@@ -253,11 +290,11 @@ func (s *Server) listen() ([]listener, error) {
 		}
 		return nil
 	}
-	if err := add(s.cfg.RPC.Addresses, false); err != nil {
+	if err := add(s.cfg.Addresses, false); err != nil {
 		closeAll()
 		return nil, err
 	}
-	if t := s.cfg.RPC.TLSConfig; t.Enabled {
+	if t := s.cfg.TLS; t.Enabled {
 		if err := add(t.Addresses, true); err != nil {
 			closeAll()
 			return nil, err
@@ -278,7 +315,7 @@ func (s *Server) listen() ([]listener, error) {
 func (s *Server) serve(ctx context.Context, lns []listener) error {
 	srv := &http.Server{
 		Handler:           s,
-		MaxHeaderBytes:    s.cfg.RPC.MaxRequestHeaderBytes,
+		MaxHeaderBytes:    s.cfg.MaxRequestHeaderBytes,
 		ReadHeaderTimeout: DefaultReadHeaderTimeout,
 		ErrorLog:          zap.NewStdLog(s.log),
 	}
@@ -290,7 +327,7 @@ func (s *Server) serve(ctx context.Context, lns []listener) error {
 		wg.Go(func() {
 			var err error
 			if l.tls {
-				err = srv.ServeTLS(l, s.cfg.RPC.TLSConfig.CertFile, s.cfg.RPC.TLSConfig.KeyFile)
+				err = srv.ServeTLS(l, s.cfg.TLS.CertFile, s.cfg.TLS.KeyFile)
 			} else {
 				err = srv.Serve(l)
 			}
@@ -330,7 +367,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.hub().serve(w, r)
 		return
 	}
-	if r.Method == http.MethodOptions && s.cfg.RPC.EnableCORSWorkaround {
+	if r.Method == http.MethodOptions && s.cfg.EnableCORSWorkaround {
 		setCORS(w.Header())
 		w.Header().Set("Access-Control-Allow-Methods", "GET, POST")
 		w.Header().Set("Access-Control-Max-Age", "21600")
@@ -341,7 +378,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			fmt.Sprintf("invalid method '%s', please retry with 'POST'", r.Method))))
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, int64(s.cfg.RPC.MaxRequestBodyBytes)))
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, int64(s.cfg.MaxRequestBodyBytes)))
 	if err != nil {
 		s.write(w, errorResponse(result.NewParseError(err.Error())))
 		return
@@ -373,7 +410,7 @@ func setCORS(h http.Header) {
 
 func (s *Server) write(w http.ResponseWriter, v any) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	if s.cfg.RPC.EnableCORSWorkaround {
+	if s.cfg.EnableCORSWorkaround {
 		setCORS(w.Header())
 	}
 	if r, ok := v.(response); ok { // response_fast.go

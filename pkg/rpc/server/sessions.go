@@ -8,7 +8,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/n3d-io/n3d/pkg/config"
 	"github.com/n3d-io/n3d/pkg/core/interop"
 	"github.com/n3d-io/n3d/pkg/core/state/itemjson"
 	"github.com/n3d-io/n3d/pkg/rpc/params"
@@ -83,13 +82,13 @@ type sessionPool struct {
 
 // newSessionPool applies neo-go's defaults to an unset SessionLifetime
 // (the block time, at least 5 s) and SessionPoolSize (20).
-func newSessionPool(c config.RPC, timePerBlock time.Duration) *sessionPool {
+func newSessionPool(c Config, timePerBlock time.Duration) *sessionPool {
 	lifetime, size := c.SessionLifetime, c.SessionPoolSize
 	if lifetime <= 0 {
 		lifetime = max(timePerBlock, minSessionLifetime)
 	}
 	if size <= 0 {
-		size = config.DefaultSessionPoolSize
+		size = DefaultSessionPoolSize
 	}
 	return &sessionPool{lifetime: lifetime, size: size, m: map[string]*session{}}
 }
@@ -183,7 +182,7 @@ func (s *Server) releaseSessions() { s.sessions.closeAll() }
 func (s *Server) packStack(items []stackitem.Item) ([]any, map[string]*sessionIterator, error) {
 	out := make([]any, len(items))
 	var iters map[string]*sessionIterator
-	rpc := &s.cfg.RPC
+	rpc := &s.cfg
 	for i, it := range items {
 		in, ok := it.(*stackitem.Interop)
 		if !ok {
@@ -249,7 +248,7 @@ func uuidParam(p *params.Param) (string, error) {
 }
 
 func (s *Server) traverseIterator(ps params.Params) (any, *result.Error) {
-	if !s.cfg.RPC.SessionEnabled {
+	if !s.cfg.SessionEnabled {
 		return nil, result.ErrSessionsDisabled
 	}
 	sid, err := uuidParam(ps.Value(0))
@@ -267,7 +266,7 @@ func (s *Server) traverseIterator(ps params.Params) (any, *result.Error) {
 	if count < -1<<31 || count > 1<<31-1 {
 		return nil, result.NewInvalidParamsError("invalid iterator items count: not an int32")
 	}
-	if maxItems := s.cfg.RPC.MaxIteratorResultItems; count > int64(maxItems) {
+	if maxItems := s.cfg.MaxIteratorResultItems; count > int64(maxItems) {
 		return nil, result.NewInvalidParamsError(fmt.Sprintf(
 			"iterator items count (%d) is out of range (%d at max)", count, maxItems))
 	}
@@ -293,7 +292,7 @@ func (s *Server) traverseIterator(ps params.Params) (any, *result.Error) {
 }
 
 func (s *Server) terminateSession(ps params.Params) (any, *result.Error) {
-	if !s.cfg.RPC.SessionEnabled {
+	if !s.cfg.SessionEnabled {
 		return nil, result.ErrSessionsDisabled
 	}
 	sid, err := uuidParam(ps.Value(0))

@@ -29,7 +29,7 @@ func (n *testNode) variant(t *testing.T, edit func(r *config.RPC)) *testNode {
 	t.Helper()
 	rpc := n.cfg.ApplicationConfiguration.RPC
 	edit(&rpc)
-	srv, err := New(Config{RPC: rpc, Ledger: n.cfg.ApplicationConfiguration.Ledger, TCPPort: 41333}, n.chain, n.srv.natives)
+	srv, err := New(yamlSettings(Config{TCPPort: 41333}, rpc, n.cfg.ApplicationConfiguration.Ledger), n.chain)
 	require.NoError(t, err)
 	v := *n
 	v.srv, v.http = srv, httptest.NewServer(srv)
@@ -206,7 +206,7 @@ func TestSessionPoolFull(t *testing.T) {
 }
 
 func TestSessionExpiry(t *testing.T) {
-	p := newSessionPool(config.RPC{SessionLifetime: time.Hour, SessionPoolSize: 1}, 0)
+	p := newSessionPool(Config{SessionLifetime: time.Hour, SessionPoolSize: 1}, 0)
 	id, err := p.add(nil)
 	require.NoError(t, err)
 	// Used: its deadline moves on, so the timer re-arms instead.
@@ -223,15 +223,15 @@ func TestSessionExpiry(t *testing.T) {
 	require.False(t, ok)
 
 	// A real timer.
-	p = newSessionPool(config.RPC{SessionLifetime: 10 * time.Millisecond}, 0)
-	require.Equal(t, config.DefaultSessionPoolSize, p.size)
+	p = newSessionPool(Config{SessionLifetime: 10 * time.Millisecond}, 0)
+	require.Equal(t, DefaultSessionPoolSize, p.size)
 	_, err = p.add(nil)
 	require.NoError(t, err)
 	require.Eventually(t, func() bool { return p.len() == 0 }, 5*time.Second, 5*time.Millisecond)
 
 	// Defaults: the block time, at least 5 s.
-	require.Equal(t, minSessionLifetime, newSessionPool(config.RPC{}, time.Second).lifetime)
-	require.Equal(t, 15*time.Second, newSessionPool(config.RPC{}, 15*time.Second).lifetime)
+	require.Equal(t, minSessionLifetime, newSessionPool(Config{}, time.Second).lifetime)
+	require.Equal(t, 15*time.Second, newSessionPool(Config{}, 15*time.Second).lifetime)
 }
 
 // TestSessionShutdown: stopping the server drops the sessions and

@@ -101,7 +101,7 @@ func TestGetStorage(t *testing.T) {
 func TestFindStorage(t *testing.T) {
 	forChains(t, func(t *testing.T, n *testNode) {
 		st, hashes := storageOf(t, n)
-		page := n.srv.cfg.RPC.MaxFindStorageResultItems
+		page := n.srv.cfg.MaxFindStorageResultItems
 		for id, h := range hashes {
 			items := st.Contracts[contractKey(t, st, id)]
 			slices.SortFunc(items, func(a, b result.KeyValue) int { return strings.Compare(string(a.Key), string(b.Key)) })
@@ -170,7 +170,7 @@ func TestStates(t *testing.T) {
 			}
 			var r result.FindStates
 			require.NoError(t, json.Unmarshal(n.result(t, "findstates", root, h, ""), &r))
-			max := n.srv.cfg.RPC.MaxFindResultItems
+			max := n.srv.cfg.MaxFindResultItems
 			require.Equal(t, len(items) > max, r.Truncated)
 			require.Equal(t, items[:min(len(items), max)], r.Results)
 			if len(r.Results) > 0 {

@@ -37,7 +37,7 @@ func TestValidatedStateRoots(t *testing.T) {
 	defer f.Close()
 	_, err = chain.Restore(context.Background(), c, f, chain.RestoreOptions{})
 	require.NoError(t, err)
-	srv, err := New(Config{RPC: cfg.ApplicationConfiguration.RPC}, c, NewNatives(ns))
+	srv, err := New(yamlSettings(Config{}, cfg.ApplicationConfiguration.RPC, config.Ledger{}), c)
 	require.NoError(t, err)
 	n := &testNode{chain: c, srv: srv, http: httptest.NewServer(srv)}
 	defer n.http.Close()

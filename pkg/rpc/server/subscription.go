@@ -120,7 +120,7 @@ func (s *Server) subscribe(ps params.Params, c *wsClient) (any, *result.Error) {
 		}
 		return nil, result.ErrInvalidParams.WithData("notary request events are not supported: the node keeps no P2P notary request pool")
 	case eventMempool:
-		if !s.cfg.RPC.MempoolSubscriptionsEnabled {
+		if !s.cfg.MempoolSubscriptionsEnabled {
 			return nil, result.NewInternalError("mempool subscriptions are disabled")
 		}
 	}

@@ -10,14 +10,12 @@ import (
 	"sync"
 	"time"
 
-	"github.com/n3d-io/n3d/pkg/core/dao"
 	"github.com/n3d-io/n3d/pkg/core/state"
 	"github.com/n3d-io/n3d/pkg/encoding/address"
 	"github.com/n3d-io/n3d/pkg/rpc/params"
 	"github.com/n3d-io/n3d/pkg/rpc/result"
 	"github.com/n3d-io/n3d/pkg/smartcontract/callflag"
 	"github.com/n3d-io/n3d/pkg/smartcontract/trigger"
-	"github.com/n3d-io/n3d/pkg/storage"
 	"github.com/n3d-io/n3d/pkg/util"
 	"github.com/n3d-io/n3d/pkg/vm"
 	"github.com/n3d-io/n3d/pkg/vm/emit"
@@ -185,24 +183,6 @@ func (s *Server) accountSnapshot(h util.Uint160) (account, *result.Error) {
 	return account{lastUpdated: maps.Clone(a.lastUpdated), nep17: slices.Clone(a.nep17), nep11: slices.Clone(a.nep11)}, nil
 }
 
-// nep17Contracts lists the deployed contracts declaring NEP-17, by id.
-func nep17Contracts(d *dao.DAO) ([]*state.Contract, error) { return standardContracts(d, "NEP-17") }
-
-// standardContracts lists the deployed contracts declaring standard std,
-// by id.
-func standardContracts(d *dao.DAO, std string) ([]*state.Contract, error) {
-	var out []*state.Contract
-	err := d.SeekStorage(-1, prefixRange(dao.PrefixContract), func(k, v []byte) bool {
-		c, err := state.ContractFromBytes(v)
-		if err == nil && slices.Contains(c.Manifest.SupportedStandards, std) {
-			out = append(out, c)
-		}
-		return true
-	})
-	slices.SortFunc(out, func(a, b *state.Contract) int { return int(a.ID) - int(b.ID) })
-	return out, err
-}
-
 func (s *Server) getNEP17Balances(ps params.Params) (any, *result.Error) {
 	h, err := ps.Value(0).GetUint160FromAddressOrHex()
 	if err != nil {
@@ -212,8 +192,8 @@ func (s *Server) getNEP17Balances(ps params.Params) (any, *result.Error) {
 	if rerr != nil {
 		return nil, rerr
 	}
-	d := s.view()
-	cs, err := nep17Contracts(d)
+	d := s.chain.LatestView()
+	cs, err := d.ContractsWithStandard("NEP-17")
 	if err != nil {
 		return nil, internal("NEP-17 contracts", err)
 	}
@@ -230,7 +210,7 @@ func (s *Server) getNEP17Balances(ps params.Params) (any, *result.Error) {
 }
 
 // nep17Balance calls balanceOf, symbol and decimals of a token.
-func (s *Server) nep17Balance(d *dao.DAO, token, h util.Uint160) (*big.Int, string, int, error) {
+func (s *Server) nep17Balance(d StateView, token, h util.Uint160) (*big.Int, string, int, error) {
 	items, err := s.readOnlyCalls(d, token, []call{{"balanceOf", []any{h}}, {"symbol", nil}, {"decimals", nil}})
 	if err != nil {
 		return nil, "", 0, err
@@ -368,8 +348,6 @@ func transferWindow(ps params.Params, index int) (start, end uint64, limit, page
 	return start, end, limit, page, nil
 }
 
-func prefixRange(p byte) storage.SeekRange { return storage.SeekRange{Prefix: []byte{p}} }
-
 // call is one read-only contract call of readOnlyCalls.
 type call struct {
 	method string
@@ -378,7 +356,7 @@ type call struct {
 
 // readOnlyCalls runs the calls on token in one test script (ReadOnly
 // flags, MaxGasInvoke) and returns their results in order.
-func (s *Server) readOnlyCalls(d *dao.DAO, token util.Uint160, calls []call) ([]stackitem.Item, error) {
+func (s *Server) readOnlyCalls(d StateView, token util.Uint160, calls []call) ([]stackitem.Item, error) {
 	b := emit.NewBuilder()
 	for _, c := range calls {
 		b.AppCall(token, c.method, byte(callflag.ReadOnly), c.args...)
@@ -391,7 +369,7 @@ func (s *Server) readOnlyCalls(d *dao.DAO, token util.Uint160, calls []call) ([]
 	if err != nil {
 		return nil, err
 	}
-	ic, err := s.testContext(d, trigger.Application, nil, blk, int64(s.cfg.RPC.MaxGasInvoke))
+	ic, err := d.TestContext(trigger.Application, nil, blk, int64(s.cfg.MaxGasInvoke))
 	if err != nil {
 		return nil, err
 	}

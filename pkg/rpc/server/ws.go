@@ -12,7 +12,6 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/n3d-io/n3d/internal/promutil"
-	"github.com/n3d-io/n3d/pkg/config"
 	"github.com/n3d-io/n3d/pkg/rpc/params"
 	"github.com/n3d-io/n3d/pkg/rpc/result"
 )
@@ -47,15 +46,15 @@ type wsOptions struct {
 	chainPending int
 }
 
-func newWSOptions(rpc config.RPC, maxBlockSize uint32) wsOptions {
+func newWSOptions(rpc Config, maxBlockSize uint32) wsOptions {
 	o := wsOptions{
 		maxClients: rpc.MaxWebSocketClients, maxFeeds: rpc.MaxWebSocketFeeds,
 		// Room for a base64 block of submitblock, as neo-go.
 		readLimit: int64(maxBlockSize)*4/3 + 1024,
 		queueSize: wsQueueSize, pongLimit: wsPongLimit, pingPeriod: wsPingPeriod, writeLimit: wsWriteLimit,
 	}
-	setIfZero(&o.maxClients, config.DefaultMaxWebSocketClients)
-	setIfZero(&o.maxFeeds, config.DefaultMaxWebSocketFeeds)
+	setIfZero(&o.maxClients, DefaultMaxWebSocketClients)
+	setIfZero(&o.maxFeeds, DefaultMaxWebSocketFeeds)
 	return o
 }
 
@@ -129,8 +128,8 @@ func mustPrepare(v any) *websocket.PreparedMessage {
 
 func newWSHub(s *Server) *wsHub {
 	h := &wsHub{srv: s, log: s.log, done: make(chan struct{}), reconf: make(chan chan struct{}),
-		opts: newWSOptions(s.cfg.RPC, s.chain.Config().MaxBlockSize), missed: missedMessage}
-	if s.cfg.RPC.EnableCORSWorkaround {
+		opts: newWSOptions(s.cfg, s.chain.Config().MaxBlockSize), missed: missedMessage}
+	if s.cfg.EnableCORSWorkaround {
 		h.upgrader.CheckOrigin = func(*http.Request) bool { return true }
 	}
 	h.mu.clients = make(map[*wsClient]struct{})

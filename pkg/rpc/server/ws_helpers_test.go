@@ -59,13 +59,13 @@ func newWSNode(t testing.TB, name string, tweak func(*Config)) *wsNode {
 	require.NoError(t, err)
 	pool, err := mempool.New(mempool.Config{Capacity: 100, Ledger: poolLedger{}})
 	require.NoError(t, err)
-	scfg := Config{RPC: cfg.ApplicationConfiguration.RPC, Ledger: cfg.ApplicationConfiguration.Ledger,
-		ChainEvents: c, PoolEvents: pool}
-	scfg.RPC.MempoolSubscriptionsEnabled = true
+	scfg := yamlSettings(Config{ChainEvents: c, PoolEvents: pool}, cfg.ApplicationConfiguration.RPC,
+		cfg.ApplicationConfiguration.Ledger)
+	scfg.MempoolSubscriptionsEnabled = true
 	if tweak != nil {
 		tweak(&scfg)
 	}
-	srv, err := New(scfg, c, NewNatives(ns))
+	srv, err := New(scfg, c)
 	require.NoError(t, err)
 	n := &wsNode{dir: dir, chain: c, pool: pool, srv: srv, http: httptest.NewServer(srv)}
 	t.Cleanup(func() {

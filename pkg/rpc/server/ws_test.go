@@ -26,7 +26,7 @@ import (
 // or feed id; internal errors for the feed limit and disabled mempool
 // events.
 func TestWSSubscribeErrors(t *testing.T) {
-	n := newWSNode(t, "testblocks", func(c *Config) { c.RPC.MaxWebSocketFeeds = 2 })
+	n := newWSNode(t, "testblocks", func(c *Config) { c.MaxWebSocketFeeds = 2 })
 	c := n.dial(t)
 	long := strings.Repeat("a", 33)
 	seventeen := strings.Repeat(`{"type":"Integer","value":1},`, 16) + `{"type":"Integer","value":1}`
@@ -90,7 +90,7 @@ func TestWSSubscribeErrors(t *testing.T) {
 }
 
 func TestWSMempoolDisabled(t *testing.T) {
-	n := newWSNode(t, "testblocks", func(c *Config) { c.RPC.MempoolSubscriptionsEnabled = false })
+	n := newWSNode(t, "testblocks", func(c *Config) { c.MempoolSubscriptionsEnabled = false })
 	for _, ps := range [][]any{{"mempool_event"}, {"mempool_event", map[string]any{"type": "added"}}} {
 		m := n.dial(t).call("subscribe", ps...)
 		require.Equal(t, &result.Error{Code: result.InternalErrorCode, Message: "Internal error",
@@ -143,7 +143,7 @@ func TestWSMalformedMessages(t *testing.T) {
 }
 
 func TestWSClientLimit(t *testing.T) {
-	n := newWSNode(t, "testblocks", func(c *Config) { c.RPC.MaxWebSocketClients = 1 })
+	n := newWSNode(t, "testblocks", func(c *Config) { c.MaxWebSocketClients = 1 })
 	first := n.dial(t)
 	first.call("getblockcount") // answered: the server has registered it
 	_, resp, err := websocket.DefaultDialer.Dial(n.url(), nil)
@@ -183,7 +183,7 @@ func TestWSClientsGauge(t *testing.T) {
 }
 
 func TestWSShutdown(t *testing.T) {
-	n := newWSNode(t, "testblocks", func(c *Config) { c.RPC.Addresses = []string{"127.0.0.1:0"} })
+	n := newWSNode(t, "testblocks", func(c *Config) { c.Addresses = []string{"127.0.0.1:0"} })
 	before := runtime.NumGoroutine()
 	ctx, cancel := context.WithCancel(context.Background())
 	wait, err := n.srv.Start(ctx)

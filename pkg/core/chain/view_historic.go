@@ -1,4 +1,4 @@
-package server
+package chain
 
 import (
 	"bytes"
@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"sync"
 
 	"github.com/n3d-io/n3d/pkg/core/block"
 	"github.com/n3d-io/n3d/pkg/core/dao"
@@ -20,9 +22,11 @@ import (
 // pointer names the state's block, and every other record (blocks,
 // transactions, headers) comes from the chain's store, where it does not
 // change. A test run writes into a private layer over it (dao.Private).
-// Not safe for concurrent use: the trie resolves nodes as it reads.
+// Safe for concurrent use: the trie, which resolves nodes as it reads, is
+// behind mu.
 type historicStore struct {
-	trie    *mpt.Trie
+	mu      sync.Mutex
+	trie    *mpt.Trie // guarded by mu
 	base    storage.Store
 	current []byte // the SYSCurrentBlock record of the state's block (nil: the chain's)
 }
@@ -31,7 +35,10 @@ var _ storage.Store = (*historicStore)(nil)
 
 // errHistoricRange is a seek over contract storage that names no
 // contract.
-var errHistoricRange = errors.New("rpc: historic storage is read per contract")
+var errHistoricRange = errors.New("chain: historic storage is read per contract")
+
+// errReadOnly is a write to a view's store.
+var errReadOnly = errors.New("chain: read-only state view")
 
 // newHistoricStore returns the state after block hdr over trie t (opened
 // at hdr's state root) and the chain's store base. Without hdr the current
@@ -75,7 +82,9 @@ func (h *historicStore) Get(key []byte) ([]byte, error) {
 		}
 		return h.base.Get(key)
 	}
+	h.mu.Lock()
 	v, err := h.trie.Get(key[1:])
+	h.mu.Unlock()
 	if errors.Is(err, mpt.ErrNotFound) {
 		return nil, storage.ErrKeyNotFound
 	}
@@ -95,9 +104,11 @@ func (h *historicStore) Seek(rng storage.SeekRange, fn func(k, v []byte) bool) e
 	if !whole {
 		return errHistoricRange
 	}
+	h.mu.Lock()
 	kvs, err := h.trie.Find(rng.Prefix[1:], nil, math.MaxInt)
+	h.mu.Unlock()
 	if err != nil {
-		return fmt.Errorf("rpc: historic seek: %w", err)
+		return fmt.Errorf("chain: historic seek: %w", err)
 	}
 	m := storage.NewMemoryStore()
 	for _, kv := range kvs {
