@@ -133,8 +133,11 @@ type Chain struct {
 	// lastPersist is when the write cache was last handed to the store
 	// (under addMu).
 	lastPersist time.Time
-	// stopPersist ends persistLoop (closed by Close).
+	// stopPersist ends persistLoop (closed by stopLoop, once); loopDone is
+	// closed when persistLoop has returned.
 	stopPersist chan struct{}
+	loopDone    chan struct{}
+	stopOnce    sync.Once
 	// broken is set (under addMu) when a block failed after reaching the
 	// write cache; every later AddBlock returns it.
 	broken error
@@ -202,8 +205,11 @@ func Open(cfg Config) (*Chain, error) {
 	c.mu.Lock()
 	c.metrics.loaded(c.mu.tip)
 	c.mu.Unlock()
-	c.stopPersist = make(chan struct{})
-	go c.persistLoop(c.stopPersist, c.loopTick())
+	c.stopPersist, c.loopDone = make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(c.loopDone)
+		c.persistLoop(c.stopPersist, c.loopTick())
+	}()
 	return c, nil
 }
 
@@ -338,15 +344,22 @@ func (c *Chain) BlockHeight() uint32 { return c.height.Load() }
 // Config returns the protocol configuration.
 func (c *Chain) Config() *config.ProtocolConfiguration { return c.proto }
 
+// stopLoop ends persistLoop and waits for it: a storage retry it is
+// running (outside addMu) finishes before the store is closed.
+func (c *Chain) stopLoop() {
+	c.stopOnce.Do(func() { close(c.stopPersist) })
+	<-c.loopDone
+}
+
 // Close waits for pending writes, writes what is cached and closes the
 // store. The chain must not be used afterwards.
 func (c *Chain) Close() error {
+	c.stopLoop()
 	c.addMu.Lock()
 	defer c.addMu.Unlock()
 	if c.closed.Swap(true) {
 		return nil
 	}
-	close(c.stopPersist)
 	c.subs.closeAll()
 	var err error
 	if c.broken == nil {
