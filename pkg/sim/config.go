@@ -32,6 +32,13 @@ type Config struct {
 	// to any node, as a node that acknowledges and drops a transaction.
 	loseEvery int
 	Log       *zap.Logger
+
+	// Gossip policy (policy.go): how transactions are announced, and
+	// the switches that turn off the 2/3 cancellation of broadcasts and
+	// the batching of up to 42 hashes per inv.
+	Policy   Policy
+	NoCancel bool
+	NoBatch  bool
 }
 
 func (c *Config) setDefaults() error {
@@ -58,6 +65,9 @@ func (c *Config) setDefaults() error {
 	}
 	if c.Loss < 0 || c.Loss >= 1 {
 		return fmt.Errorf("sim: loss %v not in [0,1)", c.Loss)
+	}
+	if c.Policy == "" {
+		c.Policy = PolicyFanOut
 	}
 	if c.Log == nil {
 		c.Log = zap.NewNop()

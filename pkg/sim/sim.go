@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/n3d-io/n3d/pkg/config"
+	"github.com/n3d-io/n3d/pkg/core/chain"
 	"github.com/n3d-io/n3d/pkg/core/mempool"
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
 	"github.com/n3d-io/n3d/pkg/network/memnet"
@@ -26,8 +27,9 @@ const p2pPort = 20333
 
 // simNode is one node of the run with its pool-arrival record.
 type simNode struct {
-	n   *node.Node
-	sub *mempool.Subscription
+	n      *node.Node
+	sub    *mempool.Subscription
+	blocks *chain.Subscription // block arrivals (measure.go)
 }
 
 // world is the state of one run.
@@ -42,6 +44,7 @@ type world struct {
 	arrived map[util.Uint256][]time.Time // pool arrival per node, in order
 	dropped int                          // slow pool subscribers
 	wg      sync.WaitGroup
+	m       measure // gossip figures (measure.go)
 }
 
 // Run builds the network of cfg, runs its load, checks the invariants and
@@ -142,6 +145,7 @@ func (w *world) nodeConfig(i int, neigh []int) (config.Config, error) {
 	a.P2P.ProtoTickInterval = 200 * time.Millisecond
 	a.RPC.Enabled, a.Prometheus.Enabled, a.Pprof.Enabled = false, false, false
 	a.Consensus.Enabled = i < w.cfg.Validators
+	w.cfg.applyPolicy(&cfg)
 	return cfg, nil
 }
 
@@ -159,7 +163,7 @@ func (w *world) start(ctx context.Context) error {
 			return err
 		}
 		opts := []node.Option{node.WithLogger(w.cfg.Log.Named(fmt.Sprintf("n%d", i))),
-			node.WithTransport(w.mem.Host(hostIP(i)))}
+			node.WithTransport(w.mem.Host(hostIP(i))), w.cfg.policyOption()}
 		if i < w.cfg.Validators {
 			opts = append(opts, node.WithConsensusKeys(ks[i]))
 		}
@@ -175,6 +179,7 @@ func (w *world) start(ctx context.Context) error {
 		sn.sub = n.Pool().Subscribe(1 << 12)
 		w.wg.Add(1)
 		go w.record(sn)
+		w.watchBlocks(sn)
 	}
 	return nil
 }
@@ -205,6 +210,9 @@ func (w *world) stop() {
 		sn := w.nodes[i]
 		if sn.sub != nil {
 			sn.sub.Close()
+		}
+		if sn.blocks != nil {
+			sn.blocks.Close()
 		}
 		if err := sn.n.Stop(); err != nil {
 			w.cfg.Log.Warn("node stop", zap.Int("node", i), zap.Error(err))
