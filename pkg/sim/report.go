@@ -173,10 +173,14 @@ func (w *world) drive(ctx context.Context, rep *Report) error {
 	}
 	rep.Accepted, rep.Refused, rep.Submitted = len(acc), refused, len(acc)+refused
 	c0 := w.nodes[0].n.Chain()
+	// A transaction counts as included once the block holding it is at
+	// or below node 0's height: the chain may find it a moment before its
+	// block is the current one.
 	pending := func() bool {
 		h := c0.BlockHeight()
 		for _, s := range acc {
-			if _, _, err := c0.GetTransaction(s.tx.Hash()); err != nil && s.tx.ValidUntilBlock >= h {
+			_, in, err := c0.GetTransaction(s.tx.Hash())
+			if (err != nil || in > h) && s.tx.ValidUntilBlock >= h {
 				return true
 			}
 		}
