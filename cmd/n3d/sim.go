@@ -49,6 +49,8 @@ func simCommand(e *env) *cli.Command {
 				Degree: int(cmd.Int("degree")), TxRate: cmd.Float("tx-rate"), Duration: cmd.Duration("duration"),
 				BlockTime: cmd.Duration("block-time"), Settle: cmd.Duration("settle"), Seed: int64(cmd.Int("seed")),
 				Latency: cmd.Duration("latency"), Loss: cmd.Float("loss")}
+			ctx, stopSignals := signalContext(ctx) // Ctrl-C ends the run (nodes stopped, profile written)
+			defer stopSignals()
 			stopProfile, err := simPolicy(cmd, &cfg)
 			if err != nil {
 				return err
