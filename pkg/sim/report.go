@@ -289,8 +289,8 @@ func (w *world) check(rep *Report, acc []sent) {
 		case s.tx.ValidUntilBlock < top:
 			rep.Expired++
 		default:
-			rep.Violations = append(rep.Violations, fmt.Sprintf("tx %s (sent to node %d) accepted, neither included nor expired by height %d",
-				s.tx.Hash().StringLE(), s.node, top))
+			rep.Violations = append(rep.Violations, fmt.Sprintf("tx %s (sent to node %d) accepted, neither included nor expired by height %d%s",
+				s.tx.Hash().StringLE(), s.node, top, w.pooledOn(s.tx.Hash())))
 		}
 	}
 	if lastTx > firstTx {
@@ -306,6 +306,22 @@ func (w *world) check(rep *Report, acc []sent) {
 		rep.BlockIntervalMs = [2]float64{sum / float64(len(stamps)-2), mx}
 	}
 	w.propagation(rep, acc)
+}
+
+// pooledOn tells, for a transaction neither included nor expired, how
+// many pools still hold it: a late one (the settle period ran out, as on
+// a starved machine) rather than a lost one.
+func (w *world) pooledOn(h util.Uint256) string {
+	n := 0
+	for _, sn := range w.nodes {
+		if _, ok := sn.n.Pool().TryGet(h); ok {
+			n++
+		}
+	}
+	if n == 0 {
+		return " (in no pool: lost)"
+	}
+	return fmt.Sprintf(" (still in %d pools: late)", n)
 }
 
 // propagation fills the percentiles of the time to every node's pool.
