@@ -151,10 +151,10 @@ func (w *world) blockPropagation(rep *Report) {
 	defer w.mu.Unlock()
 	var all, twoThirds []float64
 	for _, ts := range w.m.blockAt {
+		slices.SortFunc(ts, func(a, b time.Time) int { return a.Compare(b) })
 		if len(ts) < len(w.nodes) || ts[0].Before(w.m.loadStart) {
 			continue
 		}
-		slices.SortFunc(ts, func(a, b time.Time) int { return a.Compare(b) })
 		all = append(all, ms(ts[len(ts)-1].Sub(ts[0])))
 		twoThirds = append(twoThirds, ms(ts[quorumIndex(len(ts))].Sub(ts[0])))
 	}
