@@ -9,6 +9,7 @@ sim-gossip-d<degree>-{adverts,bytes,propagation,tps}.png there.
 """
 import glob
 import json
+import math
 import os
 import re
 import sys
@@ -59,14 +60,21 @@ def plots(runs, imgdir):
 
         def series(f):
             for p in pols:
-                pts = sorted((r["nodes"], f(r)) for r in rs if r["_policy"] == p)
+                # A run that included nothing (stalled) has no per-tx figure.
+                pts = sorted((r["nodes"], f(r)) for r in rs if r["_policy"] == p and r["included"] > 0)
                 yield p, [x for x, _ in pts], [y for _, y in pts]
 
-        def fig(name, title, ylabel, f, logy=False):
+        def fig(name, title, ylabel, f, logy=False, expected=None):
             plt.figure(figsize=(7, 4.5))
             for p, xs, ys in series(f):
                 plt.plot(xs, ys, marker="o", label=p)
+            ns = sorted({r["nodes"] for r in rs})
+            for label, g in (expected or {}).items():
+                plt.plot(ns, [g(n) for n in ns], linestyle="--", color="grey", alpha=0.6)
+                plt.annotate(label, (ns[-1], g(ns[-1])), fontsize=8, color="grey")
             plt.xscale("log")
+            plt.xticks(ns, [str(n) for n in ns])
+            plt.minorticks_off()
             if logy:
                 plt.yscale("log")
             plt.xlabel("nodes N (%s)" % topo)
@@ -78,11 +86,18 @@ def plots(runs, imgdir):
             plt.savefig(os.path.join(imgdir, "sim-gossip-d%d-%s.png" % (degree, name)), dpi=90)
             plt.close()
 
+        # What each policy makes on a full mesh when no transaction is
+        # announced again (dashed): N(N-1), N*ceil(2.5 ln N), N-1.
+        expected = None
+        if degree == 0:
+            expected = {"N(N-1)": lambda n: n * (n - 1),
+                        "N*fanout(N)": lambda n: n * math.ceil(2.5 * math.log(n)),
+                        "N-1": lambda n: n - 1}
         fig("adverts", "transaction adverts (hashes in invs) per included tx", "adverts per tx",
-            lambda r: r["txAdvertsPerTx"], logy=True)
+            lambda r: r["txAdvertsPerTx"], logy=True, expected=expected)
         fig("bytes", "bytes sent per transaction per node (all messages)", "bytes / tx / node",
             per_tx_bytes, logy=True)
-        fig("propagation", "tx propagation to every pool, p50 (p90 dashed: see table)", "ms",
+        fig("propagation", "tx propagation to every pool, p50 (from submission)", "ms",
             lambda r: r["propagationMs"][0], logy=True)
         fig("tps", "included transactions per second (load 10 tx/s)", "TPS", lambda r: r["tps"])
 
