@@ -28,6 +28,10 @@ type Traffic struct {
 	Received    map[string]Count  `json:"received"`
 	InvSent     map[string]uint64 `json:"invSent"`
 	InvReceived map[string]uint64 `json:"invReceived"`
+	// Reannounced counts the pooled transaction hashes announced again
+	// because they stayed in the pool (txResendLoop); each went to every
+	// peer, and those invs are in Sent and InvSent too.
+	Reannounced uint64 `json:"reannounced"`
 }
 
 // cmdCount is one command's counters in one direction.
@@ -51,7 +55,8 @@ type direction struct {
 // server reads (Server.Traffic) and Prometheus counters by command
 // (n3d_p2p_messages_{sent,received}_total, n3d_p2p_message_bytes_…).
 type counters struct {
-	sent, recv direction
+	sent, recv  direction
+	reannounced atomic.Uint64
 }
 
 func newCounters(reg prometheus.Registerer) (*counters, error) {
@@ -121,5 +126,6 @@ func (s *Server) Traffic() Traffic {
 	var t Traffic
 	t.Sent, t.InvSent = s.counters.sent.snapshot()
 	t.Received, t.InvReceived = s.counters.recv.snapshot()
+	t.Reannounced = s.counters.reannounced.Load()
 	return t
 }

@@ -119,6 +119,7 @@ func (w *world) endMeasure(rep *Report) {
 			sent[k] = s
 		}
 		adverts += sub(t.InvSent["TX"], t0.InvSent["TX"])
+		rep.Reannounced += sub(t.Reannounced, t0.Reannounced)
 	}
 	rep.SentByKind = sent
 	rep.TxAdverts = adverts

@@ -82,6 +82,9 @@ type Report struct {
 	TxAdverts          uint64  `json:"txAdverts"`
 	TxAdvertsPerSecond float64 `json:"txAdvertsPerSecond"`
 	TxAdvertsPerTx     float64 `json:"txAdvertsPerTx"`
+	// Reannounced counts the hashes nodes announced again (to every
+	// peer) because they stayed pooled: part of TxAdverts.
+	Reannounced uint64 `json:"reannounced"`
 }
 
 // Rate is a number of messages and bytes per transaction per node.
@@ -136,12 +139,12 @@ func (r *Report) writeGossip(w io.Writer) error {
 propagation to 2/3 of the pools: p50 %.0f ms, p90 %.0f ms, p99 %.0f ms, max %.0f ms
 block propagation first to all: p50 %.0f ms, p90 %.0f ms, max %.0f ms; to 2/3: p50 %.0f ms, p90 %.0f ms
 view changes: %d blocks not in view 0 (views summed %d)
-tx adverts (hashes in invs) %d: %.0f/s, %.1f per tx
+tx adverts (hashes in invs) %d: %.0f/s, %.1f per tx; hashes re-announced to every peer %d
 `, r.Policy, r.WindowSeconds, r.CPUSeconds, r.CPUCores, r.HeapPerNodeMB[0], r.HeapPerNodeMB[1],
 		r.PropagationTwoThirdsMs[0], r.PropagationTwoThirdsMs[1], r.PropagationTwoThirdsMs[2], r.PropagationTwoThirdsMs[3],
 		r.BlockPropagationMs[0], r.BlockPropagationMs[1], r.BlockPropagationMs[3],
 		r.BlockPropagationTwoThirdsMs[0], r.BlockPropagationTwoThirdsMs[1],
-		r.ViewChangedBlocks, r.ViewChanges, r.TxAdverts, r.TxAdvertsPerSecond, r.TxAdvertsPerTx)
+		r.ViewChangedBlocks, r.ViewChanges, r.TxAdverts, r.TxAdvertsPerSecond, r.TxAdvertsPerTx, r.Reannounced)
 	if err != nil || len(r.PerTxPerNode) == 0 {
 		return err
 	}
