@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime/pprof"
 	"time"
 
 	"github.com/n3d-io/n3d/pkg/sim"
@@ -35,6 +36,12 @@ func simCommand(e *env) *cli.Command {
 			&cli.DurationFlag{Name: "latency", Usage: "One-way latency of every link"},
 			&cli.FloatFlag{Name: "loss", Usage: "Loss rate of every link (0..1; lost writes are retransmitted late)"},
 			&cli.StringFlag{Name: "json", Usage: "Write the report as JSON to this file"},
+			// Gossip policy (pkg/sim/policy.go).
+			&cli.StringFlag{Name: "policy", Value: string(sim.PolicyFanOut),
+				Usage: "Transaction gossip: fanout (default), rebroadcast (every relay to all peers) or firsthand (only first-hand transactions, to all peers)"},
+			&cli.BoolFlag{Name: "no-cancel", Usage: "Broadcasts wait for every chosen peer (no 2/3 cancellation)"},
+			&cli.BoolFlag{Name: "no-batch", Usage: "One transaction hash per inv (no 42-hash batching)"},
+			&cli.StringFlag{Name: "cpuprofile", Usage: "Write a CPU profile of the run to this file"},
 		}, simFaultFlags()...),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if err := ensureNoArgs(cmd); err != nil {
@@ -47,7 +54,16 @@ func simCommand(e *env) *cli.Command {
 			if err := simFaultConfig(cmd, &cfg); err != nil {
 				return err
 			}
+			ctx, stopSignals := signalContext(ctx) // Ctrl-C ends the run (nodes stopped, profile written)
+			defer stopSignals()
+			stopProfile, err := simPolicy(cmd, &cfg)
+			if err != nil {
+				return err
+			}
 			rep, err := sim.Run(ctx, cfg)
+			if perr := stopProfile(); err == nil {
+				err = perr
+			}
 			if err != nil {
 				return err
 			}
@@ -69,4 +85,31 @@ func simCommand(e *env) *cli.Command {
 			return nil
 		},
 	}
+}
+
+// simPolicy sets the gossip policy flags on cfg and starts the CPU
+// profile when asked; the returned function stops it.
+func simPolicy(cmd *cli.Command, cfg *sim.Config) (stop func() error, err error) {
+	if cfg.Policy, err = sim.ParsePolicy(cmd.String("policy")); err != nil {
+		return nil, err
+	}
+	cfg.NoCancel, cfg.NoBatch = cmd.Bool("no-cancel"), cmd.Bool("no-batch")
+	p := cmd.String("cpuprofile")
+	if p == "" {
+		return func() error { return nil }, nil
+	}
+	f, err := os.Create(p)
+	if err != nil {
+		return nil, fmt.Errorf("sim: cpu profile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		return nil, errors.Join(fmt.Errorf("sim: cpu profile: %w", err), f.Close())
+	}
+	return func() error {
+		pprof.StopCPUProfile()
+		if err := f.Close(); err != nil {
+			return fmt.Errorf("sim: cpu profile: %w", err)
+		}
+		return nil
+	}, nil
 }

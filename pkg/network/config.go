@@ -116,6 +116,15 @@ type Config struct {
 	// RPC or created locally (RelayTxs with firstHand), not those relayed
 	// to us: the full-mesh gossip policy of ARCHITECTURE.md.
 	FirstHandRelayOnly bool
+	// BroadcastNoCancel makes a broadcast wait for every chosen peer whose
+	// queue is full (up to the broadcast timeout) instead of stopping once
+	// 2/3 of them took the message: the gossip-policy switch the simulator
+	// compares (pkg/sim); off in real nodes.
+	BroadcastNoCancel bool
+	// InvBatchSize is the most transaction hashes one inv of AnnounceTxs
+	// carries (payload.RelayBatchSize, 42, when 0); 1 switches the
+	// batching off (a simulator policy switch).
+	InvBatchSize int
 	// ExtensibleCache bounds the recent extensible payloads kept for
 	// getdata (DefaultExtensibleCache when 0).
 	ExtensibleCache int
@@ -262,6 +271,7 @@ func (c *Config) applyDefaults() {
 	setIfZero(&c.AttemptConnPeers, DefaultAttemptConnPeers)
 	setIfZero(&c.ExtensibleCache, DefaultExtensibleCache)
 	setIfZero(&c.TxResendThreshold, DefaultTxResendThreshold)
+	setIfZero(&c.InvBatchSize, payload.RelayBatchSize)
 	setIfZero(&c.NoPeersWarn, DefaultNoPeersWarn)
 	setIfZero(&c.DialLogInterval, DefaultDialLogInterval)
 	if c.Registerer == nil {
@@ -286,6 +296,8 @@ func (c *Config) validate() error {
 		return fmt.Errorf("%w: BroadcastFactor %d, want 0..100", ErrBadConfig, c.BroadcastFactor)
 	case c.MinPeers < 0 || c.MaxPeers < 0 || c.AttemptConnPeers < 0 || c.MaxHandshaking < 0:
 		return fmt.Errorf("%w: negative peer count", ErrBadConfig)
+	case c.InvBatchSize < 0 || c.InvBatchSize > payload.MaxHashesCount:
+		return fmt.Errorf("%w: InvBatchSize %d", ErrBadConfig, c.InvBatchSize)
 	case c.TxResendThreshold < 0:
 		return fmt.Errorf("%w: TxResendThreshold %d", ErrBadConfig, c.TxResendThreshold)
 	case c.MinPeers > c.MaxPeers:

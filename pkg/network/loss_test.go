@@ -288,6 +288,7 @@ func TestStalePoolReported(t *testing.T) {
 	}, waitFor, 10*time.Millisecond)
 	require.Equal(t, 1.0, metricValue(t, reg, "n3d_p2p_stale_pool_transactions"))
 	require.GreaterOrEqual(t, metricValue(t, reg, "n3d_p2p_reannounced_transactions_total"), 1.0)
+	require.GreaterOrEqual(t, n.srv.Traffic().Reannounced, uint64(1))
 }
 
 // metricValue is the value of a gauge or counter without labels.

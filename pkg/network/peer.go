@@ -197,6 +197,7 @@ func (p *peer) readLoop() {
 			p.disconnect(p.readError(err))
 			return
 		}
+		p.s.counters.recv.count(m, m.Size(true))
 		select {
 		case p.incoming <- m:
 		case <-p.done:
@@ -288,11 +289,14 @@ func (p *peer) writeLoop() {
 		}
 		compress := p.compress.Load()
 		buf = m.AppendBinary(buf[:0], compress)
+		p.s.counters.sent.count(m, len(buf))
 		for len(buf) < maxWriteBatch {
 			if m = p.next(); m == nil {
 				break
 			}
+			k := len(buf)
 			buf = m.AppendBinary(buf, compress)
+			p.s.counters.sent.count(m, len(buf)-k)
 		}
 		p.writing.Store(true)
 		watchdog.Reset(timeout)

@@ -34,6 +34,9 @@ func (s *Server) broadcast(m *message.Message, q queueKind, all bool, keep func(
 		ps = ps[:s.fanOutFor(len(ps))]
 	}
 	need := (2*len(ps) + 2) / 3
+	if s.cfg.BroadcastNoCancel {
+		need = len(ps)
+	}
 	accepted := 0
 	var slow []*peer
 	for _, p := range ps {
@@ -134,15 +137,17 @@ func (s *Server) RelayTxs(firstHand bool, hashes ...util.Uint256) {
 }
 
 // AnnounceTxs announces transaction hashes at once, in inventories of at
-// most 42 hashes (for callers that batch themselves).
+// most InvBatchSize (42) hashes (for callers that batch themselves), to
+// the fan-out; with FirstHandRelayOnly to every peer, since no peer
+// passes them on.
 func (s *Server) AnnounceTxs(hashes []util.Uint256) {
-	for _, inv := range payload.SplitInventory(payload.InvTX, hashes, payload.RelayBatchSize) {
+	for _, inv := range payload.SplitInventory(payload.InvTX, hashes, s.cfg.InvBatchSize) {
 		m, err := message.New(message.CmdInv, &inv)
 		if err != nil {
 			s.log.Error("building tx inv", zap.Error(err))
 			return
 		}
-		if s.broadcast(m, qBroadcast, false, nil) == 0 {
+		if s.broadcast(m, qBroadcast, s.cfg.FirstHandRelayOnly, nil) == 0 {
 			// Announced again by txResendLoop if it stays in the pool.
 			s.log.Debug("transactions announced to no peer", zap.Int("count", len(inv.Hashes)))
 		}
@@ -152,7 +157,7 @@ func (s *Server) AnnounceTxs(hashes []util.Uint256) {
 // txRelayLoop batches RelayTxs hashes: an inv leaves when 42 hashes are
 // pending or BroadcastTxsBatchDelay after the first one.
 func (s *Server) txRelayLoop(ctx context.Context) {
-	batch := make([]util.Uint256, 0, payload.RelayBatchSize)
+	batch := make([]util.Uint256, 0, s.cfg.InvBatchSize)
 	timer := s.clock.NewTimer(time.Hour)
 	timer.Stop()
 	flush := func() {
@@ -170,7 +175,7 @@ func (s *Server) txRelayLoop(ctx context.Context) {
 			if len(batch) == 0 {
 				timer.Reset(s.cfg.BroadcastTxsBatchDelay)
 			}
-			if batch = append(batch, h); len(batch) == payload.RelayBatchSize {
+			if batch = append(batch, h); len(batch) == s.cfg.InvBatchSize {
 				flush()
 			}
 		}

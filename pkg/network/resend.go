@@ -119,6 +119,7 @@ func (s *Server) txResendLoop(ctx context.Context, tick clock.Ticker) {
 // inventories of up to 500 hashes.
 func (s *Server) reannounce(hashes []util.Uint256) {
 	s.metrics.reannounced.Add(float64(len(hashes)))
+	s.counters.reannounced.Add(uint64(len(hashes)))
 	s.log.Debug("announcing pooled transactions again", zap.Int("count", len(hashes)))
 	for _, inv := range payload.SplitInventory(payload.InvTX, hashes, payload.MaxHashesCount) {
 		m, err := message.New(message.CmdInv, &inv)

@@ -62,6 +62,8 @@ type Server struct {
 	}
 
 	rejected *rejectCache // extensibles OnExtensible refused
+
+	counters *counters // traffic by command (counters.go)
 }
 
 // New validates cfg, applies defaults and returns a server ready to Run.
@@ -81,6 +83,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	var err error
 	if s.metrics, err = newMetrics(cfg.Registerer); err != nil {
+		return nil, err
+	}
+	if s.counters, err = newCounters(cfg.Registerer); err != nil {
 		return nil, err
 	}
 	s.book = newAddrBook(&s.cfg, s.own.is)

@@ -111,6 +111,9 @@ func (n *Node) startNetwork(ctx context.Context) (stop func() error, err error) 
 		submitted(pipe.Submit(txpipe.Source(peer), tx))
 	}
 	cfg.OnExtensible = ext.Check
+	if n.p2pTune != nil {
+		n.p2pTune(&cfg)
+	}
 	srv, err := network.New(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("p2p: %w", err)

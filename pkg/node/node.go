@@ -56,6 +56,7 @@ type Node struct {
 	// the wall clock, TCP.
 	clock     clock.Clock
 	transport network.Transport
+	p2pTune   func(*network.Config) // WithP2PTuning
 
 	chain   *chain.Chain
 	natives *chain.NativeSet
@@ -100,6 +101,7 @@ type options struct {
 	clock     clock.Clock       // options_transport.go
 	transport network.Transport // options_transport.go
 	oracleTLS *tls.Config
+	p2pTune   func(*network.Config) // options_transport.go
 }
 
 // Option changes how New builds a node.
@@ -144,7 +146,7 @@ func New(cfg config.Config, opts ...Option) (*Node, error) {
 		opt(&o)
 	}
 	n := &Node{cfg: cfg, log: o.log, reg: o.reg, gatherer: o.gatherer, consKeys: o.keys,
-		clock: o.clock, transport: o.transport, oracleTLS: o.oracleTLS}
+		clock: o.clock, transport: o.transport, oracleTLS: o.oracleTLS, p2pTune: o.p2pTune}
 	n.st.log = n.log
 	n.fatal = make(chan error, 1)
 	if cfg.ApplicationConfiguration.Consensus.Enabled && !o.keysSet {

@@ -18,3 +18,9 @@ func WithClock(c clock.Clock) Option { return func(o *options) { o.clock = c } }
 // of that transport. A memnet.Host (pkg/network/memnet) puts the node on
 // an in-memory network.
 func WithTransport(t network.Transport) Option { return func(o *options) { o.transport = t } }
+
+// WithP2PTuning lets f change the P2P server's Config after the node
+// filled it from its configuration, before the server is made: the
+// simulator (pkg/sim) sets its gossip-policy switches this way
+// (BroadcastFactor, FirstHandRelayOnly, BroadcastNoCancel, InvBatchSize).
+func WithP2PTuning(f func(*network.Config)) Option { return func(o *options) { o.p2pTune = f } }

@@ -52,6 +52,13 @@ type Config struct {
 	plantRootDiff int
 	// plantNoRestart, a test hook, leaves crashed nodes down.
 	plantNoRestart bool
+
+	// Gossip policy (policy.go): how transactions are announced, and
+	// the switches that turn off the 2/3 cancellation of broadcasts and
+	// the batching of up to 42 hashes per inv.
+	Policy   Policy
+	NoCancel bool
+	NoBatch  bool
 }
 
 func (c *Config) setDefaults() error {
@@ -78,6 +85,9 @@ func (c *Config) setDefaults() error {
 	}
 	if c.Loss < 0 || c.Loss >= 1 {
 		return fmt.Errorf("sim: loss %v not in [0,1)", c.Loss)
+	}
+	if c.Policy == "" {
+		c.Policy = PolicyFanOut
 	}
 	if c.Log == nil {
 		c.Log = zap.NewNop()

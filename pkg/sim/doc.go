@@ -40,6 +40,16 @@
 // and Report.FaultEvents tells when each fault began and ended and how
 // long its nodes took to catch up.
 //
+// Config.Policy chooses how nodes announce transactions (policy.go:
+// fanout, the default of real nodes; rebroadcast to every peer;
+// firsthand, only the node's own transactions, to every peer), and
+// NoCancel and NoBatch switch off the 2/3 cancellation of broadcasts and
+// the 42-hash inv batching. Besides the invariants the report carries the
+// gossip figures (measure.go): messages and bytes per transaction per node
+// by class from the P2P servers' counters (network.Server.Traffic),
+// transaction adverts per second and per transaction, propagation to 2/3
+// and to every pool, block propagation, view changes, CPU and heap.
+//
 // Time is real: consensus inside pkg/node runs on the wall clock, so a run
 // lasts about as long as its Duration plus the settle time, and the
 // figures (TPS, block interval, propagation) depend on the machine's load.

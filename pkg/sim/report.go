@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/n3d-io/n3d/pkg/network"
 	"github.com/n3d-io/n3d/pkg/util"
 )
 
@@ -55,6 +56,48 @@ type Report struct {
 	Topology    string   `json:"topology"`
 	Faults      []string `json:"faults,omitempty"`
 	FaultEvents []string `json:"faultEvents,omitempty"`
+
+	// Gossip figures (measure.go), over the window from the start of the
+	// load until every transaction was included and every node caught up.
+	Policy        string  `json:"policy"` // with its switches, e.g. "fanout+nocancel"
+	WindowSeconds float64 `json:"windowSeconds"`
+	// CPUSeconds is the process's CPU time over the window, CPUCores that
+	// over the window's length (cores busy on average).
+	CPUSeconds float64 `json:"cpuSeconds"`
+	CPUCores   float64 `json:"cpuCores"`
+	// HeapPerNodeMB is the heap in use divided by the node count, after
+	// the start and at the end of the window.
+	HeapPerNodeMB [2]float64 `json:"heapPerNodeMB"`
+	// PropagationTwoThirdsMs is as PropagationMs, to 2/3 of the pools.
+	PropagationTwoThirdsMs [4]float64 `json:"propagationTwoThirdsMs"`
+	// BlockPropagationMs is the time from the first node having a block
+	// to every node (and to 2/3 of them) having it: 50th, 90th, 99th
+	// percentile and maximum over the window's blocks.
+	BlockPropagationMs          [4]float64 `json:"blockPropagationMs"`
+	BlockPropagationTwoThirdsMs [4]float64 `json:"blockPropagationTwoThirdsMs"`
+	// ViewChangedBlocks are the blocks not made in view 0; ViewChanges
+	// the sum of their views (each modulo the validator count).
+	ViewChangedBlocks int `json:"viewChangedBlocks"`
+	ViewChanges       int `json:"viewChanges"`
+	// SentByKind is what all nodes sent by message class (inv, getdata,
+	// tx, block, extensible, other), from the P2P servers' counters;
+	// PerTxPerNode the same per included transaction per node.
+	SentByKind   map[string]network.Count `json:"sentByKind"`
+	PerTxPerNode map[string]Rate          `json:"perTxPerNode"`
+	// TxAdverts counts the transaction hashes announced in invs by all
+	// nodes; per second of the window and per included transaction.
+	TxAdverts          uint64  `json:"txAdverts"`
+	TxAdvertsPerSecond float64 `json:"txAdvertsPerSecond"`
+	TxAdvertsPerTx     float64 `json:"txAdvertsPerTx"`
+	// Reannounced counts the hashes nodes announced again (to every
+	// peer) because they stayed pooled: part of TxAdverts.
+	Reannounced uint64 `json:"reannounced"`
+}
+
+// Rate is a number of messages and bytes per transaction per node.
+type Rate struct {
+	Messages float64 `json:"messages"`
+	Bytes    float64 `json:"bytes"`
 }
 
 // OK tells whether every invariant held.
@@ -78,6 +121,9 @@ goroutines %d before, %d after
 	if err == nil {
 		err = r.writeFaults(w)
 	}
+	if err == nil {
+		err = r.writeGossip(w)
+	}
 	if err != nil {
 		return fmt.Errorf("sim: report: %w", err)
 	}
@@ -97,23 +143,57 @@ goroutines %d before, %d after
 	return nil
 }
 
+// writeGossip writes the gossip figures of the summary.
+func (r *Report) writeGossip(w io.Writer) error {
+	_, err := fmt.Fprintf(w, `policy %s; window %.1fs, CPU %.1fs (%.2f cores), heap per node %.1f MiB after start, %.1f MiB at the end
+propagation to 2/3 of the pools: p50 %.0f ms, p90 %.0f ms, p99 %.0f ms, max %.0f ms
+block propagation first to all: p50 %.0f ms, p90 %.0f ms, max %.0f ms; to 2/3: p50 %.0f ms, p90 %.0f ms
+view changes: %d blocks not in view 0 (views summed %d)
+tx adverts (hashes in invs) %d: %.0f/s, %.1f per tx; hashes re-announced to every peer %d
+`, r.Policy, r.WindowSeconds, r.CPUSeconds, r.CPUCores, r.HeapPerNodeMB[0], r.HeapPerNodeMB[1],
+		r.PropagationTwoThirdsMs[0], r.PropagationTwoThirdsMs[1], r.PropagationTwoThirdsMs[2], r.PropagationTwoThirdsMs[3],
+		r.BlockPropagationMs[0], r.BlockPropagationMs[1], r.BlockPropagationMs[3],
+		r.BlockPropagationTwoThirdsMs[0], r.BlockPropagationTwoThirdsMs[1],
+		r.ViewChangedBlocks, r.ViewChanges, r.TxAdverts, r.TxAdvertsPerSecond, r.TxAdvertsPerTx, r.Reannounced)
+	if err != nil || len(r.PerTxPerNode) == 0 {
+		return err
+	}
+	if _, err = fmt.Fprint(w, "per tx per node (messages / bytes):"); err != nil {
+		return err
+	}
+	for _, k := range kinds {
+		c := r.PerTxPerNode[k]
+		if _, err = fmt.Fprintf(w, " %s %.2f / %.0f;", k, c.Messages, c.Bytes); err != nil {
+			return err
+		}
+	}
+	_, err = fmt.Fprintln(w)
+	return err
+}
+
 // drive waits for the network to form, runs the load, settles and checks.
 func (w *world) drive(ctx context.Context, rep *Report) error {
+	rep.Policy = w.cfg.policyName()
 	// Consensus needs the validators connected; wait for the first block.
 	if !w.waitFor(ctx, w.cfg.Settle, func() bool { return w.minHeight() >= 1 }) {
 		rep.Violations = append(rep.Violations, "no block on every node before the load")
 		return nil
 	}
+	w.startMeasure(rep)
 	acc, refused, err := w.load(ctx)
 	if err != nil {
 		return err
 	}
 	rep.Accepted, rep.Refused, rep.Submitted = len(acc), refused, len(acc)+refused
 	c0 := w.nodes[0].n.Chain()
+	// A transaction counts as included once the block holding it is at
+	// or below node 0's height: the chain may find it a moment before its
+	// block is the current one.
 	pending := func() bool {
 		h := c0.BlockHeight()
 		for _, s := range acc {
-			if _, _, err := c0.GetTransaction(s.tx.Hash()); err != nil && s.tx.ValidUntilBlock >= h {
+			_, in, err := c0.GetTransaction(s.tx.Hash())
+			if (err != nil || in > h) && s.tx.ValidUntilBlock >= h {
 				return true
 			}
 		}
@@ -130,6 +210,9 @@ func (w *world) drive(ctx context.Context, rep *Report) error {
 	}
 	w.check(rep, acc)
 	w.traffic(rep)
+	w.endMeasure(rep)
+	w.blockPropagation(rep)
+	w.viewChanges(rep, rep.Blocks)
 	return nil
 }
 
@@ -219,8 +302,8 @@ func (w *world) check(rep *Report, acc []sent) {
 		case s.tx.ValidUntilBlock < top:
 			rep.Expired++
 		default:
-			rep.Violations = append(rep.Violations, fmt.Sprintf("tx %s (sent to node %d) accepted, neither included nor expired by height %d",
-				s.tx.Hash().StringLE(), s.node, top))
+			rep.Violations = append(rep.Violations, fmt.Sprintf("tx %s (sent to node %d) accepted, neither included nor expired by height %d%s",
+				s.tx.Hash().StringLE(), s.node, top, w.pooledOn(s.tx.Hash())))
 		}
 	}
 	if lastTx > firstTx {
@@ -238,24 +321,40 @@ func (w *world) check(rep *Report, acc []sent) {
 	w.propagation(rep, acc)
 }
 
+// pooledOn tells, for a transaction neither included nor expired, how
+// many pools still hold it: a late one (the settle period ran out, as on
+// a starved machine) rather than a lost one.
+func (w *world) pooledOn(h util.Uint256) string {
+	n := 0
+	for _, sn := range w.nodes {
+		if _, ok := sn.n.Pool().TryGet(h); ok {
+			n++
+		}
+	}
+	if n == 0 {
+		return " (in no pool: lost)"
+	}
+	return fmt.Sprintf(" (still in %d pools: late)", n)
+}
+
 // propagation fills the percentiles of the time to every node's pool.
 func (w *world) propagation(rep *Report, acc []sent) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	var ds []float64
+	var ds, dq []float64
+	q := quorumIndex(len(w.nodes))
 	for _, s := range acc {
 		ts := w.arrived[s.tx.Hash()]
-		if len(ts) < len(w.nodes) {
+		if len(ts) <= q {
 			continue
 		}
-		last := slices.MaxFunc(ts, func(a, b time.Time) int { return a.Compare(b) })
-		ds = append(ds, float64(last.Sub(s.at))/float64(time.Millisecond))
+		slices.SortFunc(ts, func(a, b time.Time) int { return a.Compare(b) })
+		dq = append(dq, ms(ts[q].Sub(s.at)))
+		if len(ts) >= len(w.nodes) {
+			ds = append(ds, ms(ts[len(ts)-1].Sub(s.at)))
+		}
 	}
 	rep.ReachedAll = len(ds)
-	if len(ds) == 0 {
-		return
-	}
-	slices.Sort(ds)
-	pct := func(p float64) float64 { return ds[min(len(ds)-1, int(p*float64(len(ds))))] }
-	rep.PropagationMs = [4]float64{pct(0.5), pct(0.9), pct(0.99), ds[len(ds)-1]}
+	rep.PropagationMs = percentiles(ds)
+	rep.PropagationTwoThirdsMs = percentiles(dq)
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/n3d-io/n3d/pkg/config"
+	"github.com/n3d-io/n3d/pkg/core/chain"
 	"github.com/n3d-io/n3d/pkg/core/mempool"
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
 	"github.com/n3d-io/n3d/pkg/network/memnet"
@@ -26,8 +27,9 @@ const p2pPort = 20333
 
 // simNode is one node of the run with its pool-arrival record.
 type simNode struct {
-	n   *node.Node
-	sub *mempool.Subscription
+	n      *node.Node
+	sub    *mempool.Subscription
+	blocks *chain.Subscription // block arrivals (measure.go)
 }
 
 // world is the state of one run.
@@ -44,6 +46,7 @@ type world struct {
 	wg      sync.WaitGroup
 
 	fs faultState // faults, topology, kept stores (faultrun.go)
+	m       measure // gossip figures (measure.go)
 }
 
 // Run builds the network of cfg, runs its load, checks the invariants and
@@ -146,6 +149,7 @@ func (w *world) nodeConfig(i int, neigh []int) (config.Config, error) {
 	a.P2P.ProtoTickInterval = 200 * time.Millisecond
 	a.RPC.Enabled, a.Prometheus.Enabled, a.Pprof.Enabled = false, false, false
 	a.Consensus.Enabled = i < w.cfg.Validators
+	w.cfg.applyPolicy(&cfg)
 	return cfg, nil
 }
 
@@ -179,7 +183,7 @@ func (w *world) startNode(ctx context.Context, i int, sn *simNode) error {
 		return err
 	}
 	opts := []node.Option{node.WithLogger(w.cfg.Log.Named(fmt.Sprintf("n%d", i))),
-		node.WithTransport(w.mem.Host(hostIP(i)))}
+		node.WithTransport(w.mem.Host(hostIP(i))), w.cfg.policyOption()}
 	if i < w.cfg.Validators {
 		opts = append(opts, node.WithConsensusKeys(w.keys[i]))
 	}
@@ -197,6 +201,7 @@ func (w *world) startNode(ctx context.Context, i int, sn *simNode) error {
 	w.mu.Unlock()
 	w.wg.Add(1)
 	go w.record(sub)
+	w.watchBlocks(sn)
 	return nil
 }
 
@@ -229,6 +234,9 @@ func (w *world) stop() {
 		}
 		if sn.sub != nil {
 			sn.sub.Close()
+		}
+		if sn.blocks != nil {
+			sn.blocks.Close()
 		}
 		if err := sn.n.Stop(); err != nil {
 			w.cfg.Log.Warn("node stop", zap.Int("node", i), zap.Error(err))
