@@ -91,6 +91,15 @@ type soakSeen struct {
 	blocks map[uint32]string
 	roots  map[uint32]string
 	txs    map[string]uint32 // hash (0x-LE string form) -> ValidUntilBlock
+	// confirmed counts the accepted transactions found in a served block:
+	// they are no longer tracked one by one, the block hash check (done
+	// after every restart) covers them.
+	confirmed int
+	expired   int
+}
+
+func newSoakSeen() *soakSeen {
+	return &soakSeen{blocks: map[uint32]string{}, roots: map[uint32]string{}, txs: map[string]uint32{}}
 }
 
 // soakNode is one `n3d node` process.
@@ -269,11 +278,16 @@ func (seen *soakSeen) verify(t *testing.T, c *soakRPC, kill int) int {
 		switch {
 		case err == nil:
 			inBlocks++
+			if _, served := seen.blocks[height]; served {
+				delete(seen.txs, tx)
+				seen.confirmed++
+			}
 		case pooled[tx]:
 		case vub < count || vub < soakCount(t, c): // expired: ValidUntilBlock passed
 			// (the node keeps making blocks while this runs, so the
 			// count is read again before calling it lost)
 			delete(seen.txs, tx)
+			seen.expired++
 		default:
 			t.Fatalf("kill %d: accepted tx %s (vub %d) neither in a block nor pooled at count %d: %v",
 				kill, tx, vub, count, err)
@@ -308,18 +322,16 @@ func TestSoakKillSingle(t *testing.T) {
 			client: &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 10 * time.Second}}}
 	t.Cleanup(func() {
 		n.kill(t)
-		if t.Failed() {
-			keepLog(t, n.logFile)
-		}
+		keepLog(t, n.logFile, fmt.Sprintf("seed%d", seed))
 	})
 	signer := soakSigner(t)
-	seen := &soakSeen{blocks: map[uint32]string{}, roots: map[uint32]string{}, txs: map[string]uint32{}}
-	var sent, accepted, maxInBlocks int
+	seen := newSoakSeen()
+	var sent, accepted int
 	for k := 0; k < kills; k++ {
 		n.start(t)
 		height := n.waitHeight(t, 0)
 		if k > 0 {
-			maxInBlocks = max(maxInBlocks, seen.verify(t, n.rpc, k))
+			seen.verify(t, n.rpc, k)
 		}
 		from, err := seen.observe(n.rpc, 0)
 		require.NoError(t, err)
@@ -350,21 +362,35 @@ func TestSoakKillSingle(t *testing.T) {
 	}
 	n.start(t)
 	n.waitHeight(t, 0)
-	maxInBlocks = max(maxInBlocks, seen.verify(t, n.rpc, kills))
-	t.Logf("kills %d, blocks checked %d, txs sent %d accepted %d, in blocks at the end %d, tracked %d",
-		kills, len(seen.blocks), sent, accepted, maxInBlocks, len(seen.txs))
+	seen.verify(t, n.rpc, kills)
+	t.Logf("SUMMARY single seed %d: kills %d, restarts that replayed the block log %d, blocks checked %d "+
+		"(height %d), txs sent %d accepted %d: in served blocks %d, expired %d, still pooled %d",
+		seed, kills, countReplays(t, n.logFile), len(seen.blocks), len(seen.blocks)-1, sent, accepted,
+		seen.confirmed, seen.expired, len(seen.txs))
 }
 
-// keepLog copies a failed run's node log to N3D_SOAK_LOGDIR, if set.
-func keepLog(t *testing.T, path string) {
+// countReplays is how many starts in a node log replayed blocks from the
+// block log (the chain's INFO line at Open).
+func countReplays(t *testing.T, logFile string) int {
+	t.Helper()
+	data, err := os.ReadFile(logFile)
+	require.NoError(t, err)
+	return bytes.Count(data, []byte("replayed logged blocks above the persisted state"))
+}
+
+// keepLog copies a node log to N3D_SOAK_LOGDIR, if set, as
+// <test>-<tag>-<file>.
+func keepLog(t *testing.T, path, tag string) {
 	dir := os.Getenv("N3D_SOAK_LOGDIR")
 	if dir == "" {
-		t.Logf("node log lost with the temporary directory: set N3D_SOAK_LOGDIR to keep it")
+		if t.Failed() {
+			t.Logf("node log lost with the temporary directory: set N3D_SOAK_LOGDIR to keep it")
+		}
 		return
 	}
 	data, err := os.ReadFile(path)
 	if err == nil {
-		dst := filepath.Join(dir, t.Name()+"-"+filepath.Base(path))
+		dst := filepath.Join(dir, t.Name()+"-"+tag+"-"+filepath.Base(path))
 		err = os.WriteFile(dst, data, 0o600)
 		t.Logf("node log kept in %s", dst)
 	}
@@ -469,18 +495,16 @@ func TestSoakKill4(t *testing.T) {
 				client: &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 10 * time.Second}}}
 	}
 	t.Cleanup(func() {
-		for _, n := range nodes {
+		for i, n := range nodes {
 			n.kill(t)
-			if t.Failed() {
-				keepLog(t, n.logFile)
-			}
+			keepLog(t, n.logFile, fmt.Sprintf("seed%d-node%d", seed, i))
 		}
 	})
 	for _, n := range nodes {
 		n.start(t)
 	}
 	signer := soak4Signer(t)
-	seen := &soakSeen{blocks: map[uint32]string{}, roots: map[uint32]string{}, txs: map[string]uint32{}}
+	seen := newSoakSeen()
 	from := make([]uint32, 4)
 	height := nodes[0].waitHeight(t, 1)
 	var sent, accepted int
