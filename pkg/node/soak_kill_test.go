@@ -131,6 +131,13 @@ func (n *soakNode) kill(t *testing.T) {
 	n.cmd = nil
 }
 
+// signal sends sig (SIGSTOP, SIGCONT) to the running process.
+func (n *soakNode) signal(t *testing.T, sig syscall.Signal) {
+	t.Helper()
+	require.NotNil(t, n.cmd)
+	require.NoError(t, n.cmd.Process.Signal(sig))
+}
+
 // height waits for the RPC server and returns the block count - 1.
 func (n *soakNode) waitHeight(t *testing.T, atLeast uint32) uint32 {
 	t.Helper()
@@ -217,6 +224,17 @@ func soakTransfer(t *testing.T, rng *rand.Rand, s txbuild.Signer, vub uint32) *t
 	}
 	require.NoError(t, txbuild.Sign(tx, 56753, []txbuild.Signer{s}))
 	return tx
+}
+
+// soakVUB picks a transfer's ValidUntilBlock: a quarter expire within
+// 2-21 blocks (the expiry path across kills), the others stay valid for
+// 60-159 blocks, long enough that each one is found in a block or a pool
+// at the next restart's check (a lost one cannot hide as expired).
+func soakVUB(rng *rand.Rand, height uint32) uint32 {
+	if rng.Intn(4) == 0 {
+		return height + 2 + uint32(rng.Intn(20))
+	}
+	return height + 60 + uint32(rng.Intn(100))
 }
 
 // observe records every block from `from` up to the node's height.
@@ -339,7 +357,7 @@ func TestSoakKillSingle(t *testing.T) {
 		end := time.Now().Add(200*time.Millisecond + time.Duration(rng.Int63n(int64(2800*time.Millisecond))))
 		for time.Now().Before(end) {
 			// Short validity, so some expire across kills too.
-			tx := soakTransfer(t, rng, signer, height+2+uint32(rng.Intn(20)))
+			tx := soakTransfer(t, rng, signer, soakVUB(rng, height))
 			sent++
 			var res struct {
 				Hash string `json:"hash"`
@@ -520,6 +538,9 @@ func TestSoakKill4(t *testing.T) {
 	if dropSignLog {
 		t.Logf("N3D_SOAK_DROP_SIGNLOG=1: every restarted validator loses its sign log")
 	}
+	// N3D_SOAK_FREEZE=1 (and the sign log dropping) makes every kill a
+	// frozen-quorum kill (soakFreezeKill); else a quarter are.
+	freezeAll := dropSignLog || os.Getenv("N3D_SOAK_FREEZE") == "1"
 	checkSigns := func(when string) {
 		if v := obs.Violations(); len(v) > 0 {
 			t.Fatalf("%s: double signing seen by the observer (%s):\n%s", when, obs.Summary(), strings.Join(v, "\n"))
@@ -541,7 +562,7 @@ func TestSoakKill4(t *testing.T) {
 			if !alive(i) {
 				continue
 			}
-			tx := soakTransfer(t, rng, signer, height+2+uint32(rng.Intn(20)))
+			tx := soakTransfer(t, rng, signer, soakVUB(rng, height))
 			sent++
 			raw, err := tx.Bytes()
 			require.NoError(t, err)
@@ -564,29 +585,58 @@ func TestSoakKill4(t *testing.T) {
 		return false
 	}
 	all := func(int) bool { return true }
+	restart := func(i, k int) {
+		if dropSignLog {
+			require.NoError(t, os.Remove(filepath.Join(filepath.Dir(nodes[i].cfgFile), "db.signlog")))
+		}
+		nodes[i].start(t)
+		nodes[i].waitHeight(t, height)
+		from[i] = 0 // its whole chain is compared again
+		f, err := seen.observe(nodes[i].rpc, 0)
+		require.NoError(t, err, "kill %d: restarted node %d", k, i)
+		from[i] = f
+	}
+	nodeOf := make([]int, 4) // validator index -> node
+	for i, v := range valIndex {
+		nodeOf[v] = i
+	}
 	start := time.Now()
+	var pairs, freezes, frozeHits int
 	for k := 0; k < kills; k++ {
 		load(all, time.Duration(rng.Int63n(int64(3*time.Second))), nil)
-		victim := rng.Intn(4)
-		if rng.Intn(2) == 0 {
-			// Targeted: killed just after it signed a proposal or a
-			// Commit (the window the sign log is for), or after 5 s.
-			targeted++
-			if load(all, 5*time.Second, obs.next(valIndex[victim])) {
-				hit++
+		if freezeAll || rng.Intn(4) == 0 {
+			freezes++
+			if soakFreezeKill(t, rng, nodes, nodeOf, obs, restart, k) {
+				frozeHits++
+			}
+		} else {
+			victim := rng.Intn(4)
+			if rng.Intn(2) == 0 {
+				// Targeted: killed just after it signed a proposal or a
+				// Commit (the window the sign log is for), or after 5 s.
+				targeted++
+				if load(all, 5*time.Second, obs.next(valIndex[victim], false, 0)) {
+					hit++
+				}
+			}
+			nodes[victim].kill(t)
+			// A pair kill: a second validator goes down with it, so the
+			// other two cannot finish the height and the victim has to
+			// take the round up again from what it signed before.
+			second := -1
+			if rng.Intn(3) == 0 {
+				pairs++
+				second = (victim + 1 + rng.Intn(3)) % 4
+				nodes[second].kill(t)
+			}
+			load(func(i int) bool { return i != victim && i != second },
+				500*time.Millisecond+time.Duration(rng.Int63n(int64(3*time.Second))), nil)
+			restart(victim, k)
+			if second >= 0 {
+				load(func(i int) bool { return i != second }, time.Duration(rng.Int63n(int64(2*time.Second))), nil)
+				restart(second, k)
 			}
 		}
-		nodes[victim].kill(t)
-		load(func(i int) bool { return i != victim }, 500*time.Millisecond+time.Duration(rng.Int63n(int64(3*time.Second))), nil)
-		if dropSignLog {
-			require.NoError(t, os.Remove(filepath.Join(filepath.Dir(nodes[victim].cfgFile), "db.signlog")))
-		}
-		nodes[victim].start(t)
-		nodes[victim].waitHeight(t, height)
-		from[victim] = 0 // its whole chain is compared again
-		f, err := seen.observe(nodes[victim].rpc, 0)
-		require.NoError(t, err, "kill %d: restarted node %d", k, victim)
-		from[victim] = f
 		seen.verify4(t, nodes, k)
 		checkSigns(fmt.Sprintf("kill %d", k))
 		if (k+1)%10 == 0 {
@@ -605,11 +655,60 @@ func TestSoakKill4(t *testing.T) {
 	for _, n := range nodes {
 		replays += countReplays(t, n.logFile)
 	}
-	t.Logf("SUMMARY four seed %d: kills %d (targeted %d, %d just after the victim's PrepareRequest/Commit), "+
+	t.Logf("SUMMARY four seed %d: kills %d (+%d pair kills; targeted %d, %d just after the victim's PrepareRequest/Commit; "+
+		"frozen-quorum kills %d, %d of them after the victim's proposal), "+
 		"restarts that replayed the block log %d, heights checked on all nodes %d, txs sent %d accepted %d: "+
 		"in served blocks %d, expired %d, still pooled %d; %s",
-		seed, kills, targeted, hit, replays, len(seen.blocks), sent, accepted, seen.confirmed, seen.expired,
+		seed, kills, pairs, targeted, hit, freezes, frozeHits, replays, len(seen.blocks), sent, accepted, seen.confirmed, seen.expired,
 		len(seen.txs), obs.Summary())
+}
+
+// soakFreezeKill kills a primary that cannot have finished its height:
+// just after a block is made, two validators other than the primary of
+// the next height are stopped (SIGSTOP), so that round can gather no
+// quorum; once the observer has seen the primary's PrepareRequest for it
+// the primary is SIGKILLed and restarted, then the two are resumed.
+// The restarted primary must send the same proposal again (from its sign
+// log), not a new one. It returns whether the proposal was seen in time
+// (else the primary is killed anyway, 5 s after the freeze).
+func soakFreezeKill(t *testing.T, rng *rand.Rand, nodes []*soakNode, nodeOf []int, obs *dbftObserver,
+	restart func(i, k int), k int) bool {
+	t.Helper()
+	c := soakCount(t, nodes[0].rpc) // height c is being agreed on
+	deadline := time.Now().Add(20 * time.Second)
+	var target uint32 // the height agreed on once block c is made
+	for {
+		if target = soakCount(t, nodes[0].rpc); target > c {
+			break
+		}
+		require.True(t, time.Now().Before(deadline), "kill %d: no block %d within 20 s", k, c)
+		time.Sleep(20 * time.Millisecond) // polling a process, not a timed assertion
+	}
+	victim := nodeOf[target%4] // primary of target at view 0
+	others := make([]int, 0, 3)
+	for i := range nodes {
+		if i != victim {
+			others = append(others, i)
+		}
+	}
+	rng.Shuffle(len(others), func(a, b int) { others[a], others[b] = others[b], others[a] })
+	frozen := others[:2]
+	seenProposal := obs.next(byte(target%4), true, target)
+	for _, i := range frozen {
+		nodes[i].signal(t, syscall.SIGSTOP)
+	}
+	hit := false
+	select {
+	case <-seenProposal:
+		hit = true
+	case <-time.After(5 * time.Second):
+	}
+	nodes[victim].kill(t)
+	restart(victim, k)
+	for _, i := range frozen {
+		nodes[i].signal(t, syscall.SIGCONT)
+	}
+	return hit
 }
 
 // verify4 checks every accepted transaction against all nodes: pooled

@@ -75,10 +75,13 @@ type dbftObserver struct {
 	byType     map[consensus.MessageType]int
 	recovered  int // Commits and proposals read out of RecoveryMessages
 	badWitness int
-	// watch is closed on the next own PrepareRequest or Commit of
-	// watchIdx (a targeted kill waits on it).
-	watch    chan struct{}
-	watchIdx byte
+	// watch is closed on the next own PrepareRequest (or Commit, unless
+	// watchProposal) of validator watchIdx at a height of at least
+	// watchHeight (a targeted kill waits on it).
+	watch         chan struct{}
+	watchIdx      byte
+	watchProposal bool
+	watchHeight   uint32
 
 	blocks map[uint32]*block.Block
 	byHash map[util.Uint256]*block.Block
@@ -122,10 +125,10 @@ func (o *dbftObserver) take(p *consensus.Payload) {
 	switch body := m.Body.(type) {
 	case *consensus.Commit:
 		o.commitLocked(m.ValidatorIndex, m.BlockIndex, m.ViewNumber, body.Sig, src)
-		o.fireLocked(m.ValidatorIndex)
+		o.fireLocked(&m)
 	case *consensus.PrepareRequest:
 		o.prepLocked(&m, src)
-		o.fireLocked(m.ValidatorIndex)
+		o.fireLocked(&m)
 	case *consensus.PrepareResponse:
 		o.prepLocked(&m, src)
 	case *consensus.RecoveryMessage:
@@ -144,19 +147,20 @@ func (o *dbftObserver) take(p *consensus.Payload) {
 	}
 }
 
-func (o *dbftObserver) fireLocked(idx byte) {
-	if o.watch != nil && o.watchIdx == idx {
+func (o *dbftObserver) fireLocked(m *consensus.Message) {
+	if o.watch != nil && o.watchIdx == m.ValidatorIndex && m.BlockIndex >= o.watchHeight &&
+		(!o.watchProposal || m.Type == consensus.PrepareRequestType) {
 		close(o.watch)
 		o.watch = nil
 	}
 }
 
-// next returns a channel closed on validator idx's next PrepareRequest or
-// Commit.
-func (o *dbftObserver) next(idx byte) <-chan struct{} {
+// next returns a channel closed on validator idx's next PrepareRequest
+// (or Commit, unless proposal) at height minHeight or above.
+func (o *dbftObserver) next(idx byte, proposal bool, minHeight uint32) <-chan struct{} {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	o.watch, o.watchIdx = make(chan struct{}), idx
+	o.watch, o.watchIdx, o.watchProposal, o.watchHeight = make(chan struct{}), idx, proposal, minHeight
 	return o.watch
 }
 
@@ -291,7 +295,7 @@ func (o *dbftObserver) Put(b *block.Block) error {
 // requested.
 type obsPool struct{}
 
-func (obsPool) ContainsTx(util.Uint256) bool                         { return true }
+func (obsPool) ContainsTx(util.Uint256) bool                        { return true }
 func (obsPool) GetTx(util.Uint256) (*transaction.Transaction, bool) { return nil, false }
 func (obsPool) TxHashes() []util.Uint256                            { return nil }
 
