@@ -606,7 +606,7 @@ func TestSoakKill4(t *testing.T) {
 		load(all, time.Duration(rng.Int63n(int64(3*time.Second))), nil)
 		if freezeAll || rng.Intn(4) == 0 {
 			freezes++
-			if soakFreezeKill(t, rng, nodes, nodeOf, obs, restart, k) {
+			if soakFreezeKill(t, rng, nodes, nodeOf, obs, restart, load, k) {
 				frozeHits++
 			}
 		} else {
@@ -671,8 +671,9 @@ func TestSoakKill4(t *testing.T) {
 // The restarted primary must send the same proposal again (from its sign
 // log), not a new one. It returns whether the proposal was seen in time
 // (else the primary is killed anyway, 5 s after the freeze).
+// load sends transfers to the running nodes meanwhile.
 func soakFreezeKill(t *testing.T, rng *rand.Rand, nodes []*soakNode, nodeOf []int, obs *dbftObserver,
-	restart func(i, k int), k int) bool {
+	restart func(i, k int), load func(alive func(int) bool, d time.Duration, stop <-chan struct{}) bool, k int) bool {
 	t.Helper()
 	c := soakCount(t, nodes[0].rpc) // height c is being agreed on
 	deadline := time.Now().Add(20 * time.Second)
@@ -697,12 +698,9 @@ func soakFreezeKill(t *testing.T, rng *rand.Rand, nodes []*soakNode, nodeOf []in
 	for _, i := range frozen {
 		nodes[i].signal(t, syscall.SIGSTOP)
 	}
-	hit := false
-	select {
-	case <-seenProposal:
-		hit = true
-	case <-time.After(5 * time.Second):
-	}
+	// The load goes on to the two running nodes (a primary with an empty
+	// pool waits for transactions up to MaxTimePerBlock).
+	hit := load(func(i int) bool { return i != frozen[0] && i != frozen[1] }, 5*time.Second, seenProposal)
 	nodes[victim].kill(t)
 	restart(victim, k)
 	for _, i := range frozen {
