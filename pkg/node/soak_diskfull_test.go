@@ -37,6 +37,7 @@ import (
 // (default 22840, 22841).
 
 const (
+	noSpace      = "no space left on device"
 	diskFullLine = "storage write failed: the chain stops accepting blocks and transactions"
 	resumedLine  = "storage writable again: the chain accepts blocks and transactions"
 )
@@ -165,15 +166,21 @@ func TestSoakDiskFull(t *testing.T) {
 			}
 		}
 	}
+	// N3D_SOAK_DISKFULL_KILL=1 also SIGKILLs the node while its disk is
+	// full (before space is freed and it is restarted).
+	killFull := os.Getenv("N3D_SOAK_DISKFULL_KILL") == "1"
+	var fullKills, resumedBefore int
 	n.start(t)
 	height = n.waitHeight(t, 0)
 	for c := 0; c < cycles; c++ {
 		load(time.Second+time.Duration(rng.Int63n(int64(2*time.Second))), nil, false)
-		before := logCount(t, n.logFile, diskFullLine)
+		before := logCount(t, n.logFile, noSpace)
+		chainBefore := logCount(t, n.logFile, diskFullLine)
 		filler := soakFill(t, dir)
-		// Keep the load on until the node has noticed (a block or a
-		// transaction it cannot write), then a while longer.
-		noticed := func() bool { return logCount(t, n.logFile, diskFullLine) > before }
+		// Keep the load on until the node has noticed (a block, a
+		// consensus message or a transaction it cannot write), then a
+		// while longer.
+		noticed := func() bool { return logCount(t, n.logFile, noSpace) > before }
 		load(60*time.Second, noticed, true)
 		require.True(t, noticed(), "cycle %d: no ERROR about the full disk in 60 s", c)
 		frozen := from
@@ -188,19 +195,28 @@ func TestSoakDiskFull(t *testing.T) {
 			require.NoError(t, err, "cycle %d: reads while full", c)
 			t.Logf("cycle %d: disk full at height %d, now %d", c, frozen-1, from-1)
 		}
+		if killFull && !ex {
+			n.kill(t) // SIGKILLed while the disk is full
+			ex = true
+			fullKills++
+		}
 		require.NoError(t, os.Remove(filler))
 		if ex {
 			n.cmd = nil
 			n.start(t)
 			n.waitHeight(t, 0)
 		} else {
-			resumedBefore := logCount(t, n.logFile, resumedLine)
-			resumed := func() bool { return logCount(t, n.logFile, resumedLine) > resumedBefore }
+			// Blocks resume by themselves (and the chain says so if it
+			// had stopped).
+			resumed := func() bool { return soakCount(t, n.rpc) > frozen }
 			load(60*time.Second, resumed, false)
-			require.True(t, resumed(), "cycle %d: not resumed within 60 s of freeing space", c)
+			require.True(t, resumed(), "cycle %d: no block within 60 s of freeing space", c)
+			if logCount(t, n.logFile, diskFullLine) > chainBefore {
+				require.Positive(t, logCount(t, n.logFile, resumedLine)-resumedBefore, "cycle %d", c)
+			}
 			resumes++
-			n.waitHeight(t, frozen) // a new block after the resume
 		}
+		resumedBefore = logCount(t, n.logFile, resumedLine)
 		seen.verify(t, n.rpc, c)
 		load(time.Second+time.Duration(rng.Int63n(int64(2*time.Second))), nil, false)
 		_, err := seen.observe(n.rpc, from)
@@ -212,8 +228,10 @@ func TestSoakDiskFull(t *testing.T) {
 		from, err = seen.observe(n.rpc, 0)
 		require.NoError(t, err)
 	}
-	t.Logf("SUMMARY diskfull seed %d: cycles %d (resumed by itself %d, exited %d), ERROR lines %d, "+
+	t.Logf("SUMMARY diskfull seed %d: cycles %d (resumed by itself %d, exited %d, killed while full %d), "+
+		"chain storage ERROR lines %d, no-space lines %d, "+
 		"blocks checked %d, txs sent %d accepted %d (while full: accepted %d refused %d): in served blocks %d, "+
-		"expired %d, still pooled %d", seed, cycles, resumes, exits, logCount(t, n.logFile, diskFullLine),
+		"expired %d, still pooled %d", seed, cycles, resumes, exits, fullKills, logCount(t, n.logFile, diskFullLine),
+		logCount(t, n.logFile, noSpace),
 		len(seen.blocks), sent, accepted, acceptedFull, refusedFull, seen.confirmed, seen.expired, len(seen.txs))
 }

@@ -159,8 +159,14 @@ func (n *soakNode) waitHeight(t *testing.T, atLeast uint32) uint32 {
 	}
 }
 
+// buildN3d builds cmd/n3d of this tree, or returns N3D_SOAK_BIN when set
+// (a binary built elsewhere, e.g. from another branch, run by this soak).
 func buildN3d(t *testing.T) string {
 	t.Helper()
+	if bin := os.Getenv("N3D_SOAK_BIN"); bin != "" {
+		t.Logf("running %s (N3D_SOAK_BIN)", bin)
+		return bin
+	}
 	bin := filepath.Join(t.TempDir(), "n3d")
 	cmd := exec.Command("go", "build", "-o", bin, "./cmd/n3d")
 	cmd.Dir = filepath.Join("..", "..")
