@@ -682,14 +682,17 @@ func soakFreezeKill(t *testing.T, rng *rand.Rand, nodes []*soakNode, nodeOf []in
 	restart func(i, k int), load func(alive func(int) bool, d time.Duration, stop <-chan struct{}) bool, k int) bool {
 	t.Helper()
 	c := soakCount(t, nodes[0].rpc) // height c is being agreed on
-	deadline := time.Now().Add(20 * time.Second)
+	// The load goes on while waiting: with an empty pool the primary
+	// waits up to MaxTimePerBlock (20 s here) for a transaction.
+	deadline := time.Now().Add(60 * time.Second)
+	all := func(int) bool { return true }
 	var target uint32 // the height agreed on once block c is made
 	for {
 		if target = soakCount(t, nodes[0].rpc); target > c {
 			break
 		}
-		require.True(t, time.Now().Before(deadline), "kill %d: no block %d within 20 s", k, c)
-		time.Sleep(20 * time.Millisecond) // polling a process, not a timed assertion
+		require.True(t, time.Now().Before(deadline), "kill %d: no block %d within 60 s", k, c)
+		load(all, 50*time.Millisecond, nil)
 	}
 	victim := nodeOf[target%4] // primary of target at view 0
 	others := make([]int, 0, 3)
