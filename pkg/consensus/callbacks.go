@@ -370,7 +370,9 @@ func (s *Service) processBlock(b dbft.Block[util.Uint256]) error {
 	s.log.Info("block agreed", zap.Uint32("index", blk.Index), zap.Stringer("hash", blk.Hash()),
 		zap.Int("txs", len(blk.Transactions)), zap.Uint8("view", s.dbft.ViewNumber))
 	if err := s.cfg.ProcessBlock(blk); err != nil {
-		s.log.Warn("the chain did not take the agreed block", zap.Uint32("index", blk.Index), zap.Error(err))
+		s.log.Warn("the chain did not take the agreed block, it is handed to it again later",
+			zap.Uint32("index", blk.Index), zap.Error(err))
+		s.keepUnsaved(blk)
 	}
 	s.lastTimestamp = max(s.lastTimestamp, blk.Timestamp)
 	return nil

@@ -10,6 +10,7 @@ import (
 	"github.com/nspcc-dev/dbft"
 	"go.uber.org/zap"
 
+	"github.com/n3d-io/n3d/pkg/core/block"
 	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
 	"github.com/n3d-io/n3d/pkg/network/payload"
@@ -55,6 +56,8 @@ type Service struct {
 	witnessSize   int            // expected size of the block witness
 	rejected      []util.Uint256 // transactions that failed the last proposal check
 	journal       journal        // the SignLog's records of the current height
+	unsaved       *block.Block   // an agreed block the chain refused (blockretry.go)
+	unsavedRetry  ClockTimer     // fires when it is handed to the chain again
 	metrics       *metrics       // the Prometheus collectors (metrics.go)
 }
 
@@ -151,6 +154,9 @@ func (s *Service) Run(ctx context.Context) error {
 		}
 		select {
 		case <-ctx.Done():
+			if s.unsavedRetry != nil {
+				s.unsavedRetry.Stop()
+			}
 			s.log.Info("consensus stopped")
 			return nil
 		case <-s.dbft.Timer.C():
@@ -163,6 +169,8 @@ func (s *Service) Run(ctx context.Context) error {
 			s.onMessage(p)
 		case tx := <-s.txs:
 			s.dbft.OnTransaction(tx)
+		case <-s.retryC():
+			s.retryUnsaved()
 		case <-s.blockWake:
 		case <-poolWake:
 			s.poolSub = false

@@ -91,6 +91,15 @@ type soakSeen struct {
 	blocks map[uint32]string
 	roots  map[uint32]string
 	txs    map[string]uint32 // hash (0x-LE string form) -> ValidUntilBlock
+	// confirmed counts the accepted transactions found in a served block:
+	// they are no longer tracked one by one, the block hash check (done
+	// after every restart) covers them.
+	confirmed int
+	expired   int
+}
+
+func newSoakSeen() *soakSeen {
+	return &soakSeen{blocks: map[uint32]string{}, roots: map[uint32]string{}, txs: map[string]uint32{}}
 }
 
 // soakNode is one `n3d node` process.
@@ -122,6 +131,13 @@ func (n *soakNode) kill(t *testing.T) {
 	n.cmd = nil
 }
 
+// signal sends sig (SIGSTOP, SIGCONT) to the running process.
+func (n *soakNode) signal(t *testing.T, sig syscall.Signal) {
+	t.Helper()
+	require.NotNil(t, n.cmd)
+	require.NoError(t, n.cmd.Process.Signal(sig))
+}
+
 // height waits for the RPC server and returns the block count - 1.
 func (n *soakNode) waitHeight(t *testing.T, atLeast uint32) uint32 {
 	t.Helper()
@@ -143,8 +159,14 @@ func (n *soakNode) waitHeight(t *testing.T, atLeast uint32) uint32 {
 	}
 }
 
+// buildN3d builds cmd/n3d of this tree, or returns N3D_SOAK_BIN when set
+// (a binary built elsewhere, e.g. from another branch, run by this soak).
 func buildN3d(t *testing.T) string {
 	t.Helper()
+	if bin := os.Getenv("N3D_SOAK_BIN"); bin != "" {
+		t.Logf("running %s (N3D_SOAK_BIN)", bin)
+		return bin
+	}
 	bin := filepath.Join(t.TempDir(), "n3d")
 	cmd := exec.Command("go", "build", "-o", bin, "./cmd/n3d")
 	cmd.Dir = filepath.Join("..", "..")
@@ -210,6 +232,17 @@ func soakTransfer(t *testing.T, rng *rand.Rand, s txbuild.Signer, vub uint32) *t
 	return tx
 }
 
+// soakVUB picks a transfer's ValidUntilBlock: a quarter expire within
+// 2-21 blocks (the expiry path across kills), the others stay valid for
+// 60-159 blocks, long enough that each one is found in a block or a pool
+// at the next restart's check (a lost one cannot hide as expired).
+func soakVUB(rng *rand.Rand, height uint32) uint32 {
+	if rng.Intn(4) == 0 {
+		return height + 2 + uint32(rng.Intn(20))
+	}
+	return height + 60 + uint32(rng.Intn(100))
+}
+
 // observe records every block from `from` up to the node's height.
 func (seen *soakSeen) observe(c *soakRPC, from uint32) (uint32, error) {
 	var count uint32
@@ -269,11 +302,16 @@ func (seen *soakSeen) verify(t *testing.T, c *soakRPC, kill int) int {
 		switch {
 		case err == nil:
 			inBlocks++
+			if _, served := seen.blocks[height]; served {
+				delete(seen.txs, tx)
+				seen.confirmed++
+			}
 		case pooled[tx]:
 		case vub < count || vub < soakCount(t, c): // expired: ValidUntilBlock passed
 			// (the node keeps making blocks while this runs, so the
 			// count is read again before calling it lost)
 			delete(seen.txs, tx)
+			seen.expired++
 		default:
 			t.Fatalf("kill %d: accepted tx %s (vub %d) neither in a block nor pooled at count %d: %v",
 				kill, tx, vub, count, err)
@@ -308,18 +346,16 @@ func TestSoakKillSingle(t *testing.T) {
 			client: &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 10 * time.Second}}}
 	t.Cleanup(func() {
 		n.kill(t)
-		if t.Failed() {
-			keepLog(t, n.logFile)
-		}
+		keepLog(t, n.logFile, fmt.Sprintf("seed%d", seed))
 	})
 	signer := soakSigner(t)
-	seen := &soakSeen{blocks: map[uint32]string{}, roots: map[uint32]string{}, txs: map[string]uint32{}}
-	var sent, accepted, maxInBlocks int
+	seen := newSoakSeen()
+	var sent, accepted int
 	for k := 0; k < kills; k++ {
 		n.start(t)
 		height := n.waitHeight(t, 0)
 		if k > 0 {
-			maxInBlocks = max(maxInBlocks, seen.verify(t, n.rpc, k))
+			seen.verify(t, n.rpc, k)
 		}
 		from, err := seen.observe(n.rpc, 0)
 		require.NoError(t, err)
@@ -327,7 +363,7 @@ func TestSoakKillSingle(t *testing.T) {
 		end := time.Now().Add(200*time.Millisecond + time.Duration(rng.Int63n(int64(2800*time.Millisecond))))
 		for time.Now().Before(end) {
 			// Short validity, so some expire across kills too.
-			tx := soakTransfer(t, rng, signer, height+2+uint32(rng.Intn(20)))
+			tx := soakTransfer(t, rng, signer, soakVUB(rng, height))
 			sent++
 			var res struct {
 				Hash string `json:"hash"`
@@ -350,21 +386,35 @@ func TestSoakKillSingle(t *testing.T) {
 	}
 	n.start(t)
 	n.waitHeight(t, 0)
-	maxInBlocks = max(maxInBlocks, seen.verify(t, n.rpc, kills))
-	t.Logf("kills %d, blocks checked %d, txs sent %d accepted %d, in blocks at the end %d, tracked %d",
-		kills, len(seen.blocks), sent, accepted, maxInBlocks, len(seen.txs))
+	seen.verify(t, n.rpc, kills)
+	t.Logf("SUMMARY single seed %d: kills %d, restarts that replayed the block log %d, blocks checked %d "+
+		"(height %d), txs sent %d accepted %d: in served blocks %d, expired %d, still pooled %d",
+		seed, kills, countReplays(t, n.logFile), len(seen.blocks), len(seen.blocks)-1, sent, accepted,
+		seen.confirmed, seen.expired, len(seen.txs))
 }
 
-// keepLog copies a failed run's node log to N3D_SOAK_LOGDIR, if set.
-func keepLog(t *testing.T, path string) {
+// countReplays is how many starts in a node log replayed blocks from the
+// block log (the chain's INFO line at Open).
+func countReplays(t *testing.T, logFile string) int {
+	t.Helper()
+	data, err := os.ReadFile(logFile)
+	require.NoError(t, err)
+	return bytes.Count(data, []byte("replayed logged blocks above the persisted state"))
+}
+
+// keepLog copies a node log to N3D_SOAK_LOGDIR, if set, as
+// <test>-<tag>-<file>.
+func keepLog(t *testing.T, path, tag string) {
 	dir := os.Getenv("N3D_SOAK_LOGDIR")
 	if dir == "" {
-		t.Logf("node log lost with the temporary directory: set N3D_SOAK_LOGDIR to keep it")
+		if t.Failed() {
+			t.Logf("node log lost with the temporary directory: set N3D_SOAK_LOGDIR to keep it")
+		}
 		return
 	}
 	data, err := os.ReadFile(path)
 	if err == nil {
-		dst := filepath.Join(dir, t.Name()+"-"+filepath.Base(path))
+		dst := filepath.Join(dir, t.Name()+"-"+tag+"-"+filepath.Base(path))
 		err = os.WriteFile(dst, data, 0o600)
 		t.Logf("node log kept in %s", dst)
 	}
@@ -469,29 +519,56 @@ func TestSoakKill4(t *testing.T) {
 				client: &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 10 * time.Second}}}
 	}
 	t.Cleanup(func() {
-		for _, n := range nodes {
+		for i, n := range nodes {
 			n.kill(t)
-			if t.Failed() {
-				keepLog(t, n.logFile)
-			}
+			keepLog(t, n.logFile, fmt.Sprintf("seed%d-node%d", seed, i))
 		}
 	})
 	for _, n := range nodes {
 		n.start(t)
 	}
 	signer := soak4Signer(t)
-	seen := &soakSeen{blocks: map[uint32]string{}, roots: map[uint32]string{}, txs: map[string]uint32{}}
+	seen := newSoakSeen()
 	from := make([]uint32, 4)
+	validators, valIndex := soak4Validators(t)
+	obs := newDbftObserver(56753, validators)
+	seeds := make([]string, 4)
+	for i := range seeds {
+		seeds[i] = fmt.Sprintf("127.0.0.1:%d", base+i)
+	}
+	startObserver(t, obs, seeds)
+	// N3D_SOAK_DROP_SIGNLOG=1 deletes a victim's sign log before it is
+	// restarted: what a validator without one would do. The observer must
+	// then catch a double signature (the run is expected to fail).
+	dropSignLog := os.Getenv("N3D_SOAK_DROP_SIGNLOG") == "1"
+	if dropSignLog {
+		t.Logf("N3D_SOAK_DROP_SIGNLOG=1: every restarted validator loses its sign log")
+	}
+	// N3D_SOAK_FREEZE=1 (and the sign log dropping) makes every kill a
+	// frozen-quorum kill (soakFreezeKill); else a quarter are.
+	freezeAll := dropSignLog || os.Getenv("N3D_SOAK_FREEZE") == "1"
+	checkSigns := func(when string) {
+		if v := obs.Violations(); len(v) > 0 {
+			t.Fatalf("%s: double signing seen by the observer (%s):\n%s", when, obs.Summary(), strings.Join(v, "\n"))
+		}
+	}
 	height := nodes[0].waitHeight(t, 1)
-	var sent, accepted int
-	load := func(alive func(int) bool, d time.Duration) {
+	var sent, accepted, targeted, hit int
+	// load sends transfers to the alive nodes for d, or until stop is
+	// closed (nil: never).
+	load := func(alive func(int) bool, d time.Duration, stop <-chan struct{}) bool {
 		end := time.Now().Add(d)
 		for time.Now().Before(end) {
+			select {
+			case <-stop:
+				return true
+			default:
+			}
 			i := rng.Intn(4)
 			if !alive(i) {
 				continue
 			}
-			tx := soakTransfer(t, rng, signer, height+2+uint32(rng.Intn(20)))
+			tx := soakTransfer(t, rng, signer, soakVUB(rng, height))
 			sent++
 			raw, err := tx.Bytes()
 			require.NoError(t, err)
@@ -511,19 +588,66 @@ func TestSoakKill4(t *testing.T) {
 				}
 			}
 		}
+		return false
 	}
 	all := func(int) bool { return true }
+	restart := func(i, k int) {
+		if dropSignLog {
+			require.NoError(t, os.Remove(filepath.Join(filepath.Dir(nodes[i].cfgFile), "db.signlog")))
+		}
+		nodes[i].start(t)
+		nodes[i].waitHeight(t, height)
+		from[i] = 0 // its whole chain is compared again
+		f, err := seen.observe(nodes[i].rpc, 0)
+		require.NoError(t, err, "kill %d: restarted node %d", k, i)
+		from[i] = f
+	}
+	nodeOf := make([]int, 4) // validator index -> node
+	for i, v := range valIndex {
+		nodeOf[v] = i
+	}
+	start := time.Now()
+	var pairs, freezes, frozeHits int
 	for k := 0; k < kills; k++ {
-		load(all, time.Duration(rng.Int63n(int64(3*time.Second))))
-		victim := rng.Intn(4)
-		nodes[victim].kill(t)
-		load(func(i int) bool { return i != victim }, 500*time.Millisecond+time.Duration(rng.Int63n(int64(3*time.Second))))
-		nodes[victim].start(t)
-		nodes[victim].waitHeight(t, height)
-		from[victim] = 0 // its whole chain is compared again
-		f, err := seen.observe(nodes[victim].rpc, 0)
-		require.NoError(t, err, "kill %d: restarted node %d", k, victim)
-		from[victim] = f
+		load(all, time.Duration(rng.Int63n(int64(3*time.Second))), nil)
+		if freezeAll || rng.Intn(4) == 0 {
+			freezes++
+			if soakFreezeKill(t, rng, nodes, nodeOf, obs, restart, load, k) {
+				frozeHits++
+			}
+		} else {
+			victim := rng.Intn(4)
+			if rng.Intn(2) == 0 {
+				// Targeted: killed just after it signed a proposal or a
+				// Commit (the window the sign log is for), or after 5 s.
+				targeted++
+				if load(all, 5*time.Second, obs.next(valIndex[victim], false, 0)) {
+					hit++
+				}
+			}
+			nodes[victim].kill(t)
+			// A pair kill: a second validator goes down with it, so the
+			// other two cannot finish the height and the victim has to
+			// take the round up again from what it signed before.
+			second := -1
+			if rng.Intn(3) == 0 {
+				pairs++
+				second = (victim + 1 + rng.Intn(3)) % 4
+				nodes[second].kill(t)
+			}
+			load(func(i int) bool { return i != victim && i != second },
+				500*time.Millisecond+time.Duration(rng.Int63n(int64(3*time.Second))), nil)
+			restart(victim, k)
+			if second >= 0 {
+				load(func(i int) bool { return i != second }, time.Duration(rng.Int63n(int64(2*time.Second))), nil)
+				restart(second, k)
+			}
+		}
+		seen.verify4(t, nodes, k)
+		checkSigns(fmt.Sprintf("kill %d", k))
+		if (k+1)%10 == 0 {
+			t.Logf("kill %d of %d, %s, height %d, %s", k+1, kills, time.Since(start).Round(time.Second), height, obs.Summary())
+		}
 	}
 	for i, n := range nodes {
 		n.waitHeight(t, height)
@@ -531,14 +655,73 @@ func TestSoakKill4(t *testing.T) {
 		require.NoError(t, err, "final check of node %d", i)
 		from[i] = f
 	}
-	inBlocks := seen.verify4(t, nodes)
-	t.Logf("kills %d, heights checked on all nodes %d, txs sent %d accepted %d, in blocks %d, tracked %d",
-		kills, len(seen.blocks), sent, accepted, inBlocks, len(seen.txs))
+	seen.verify4(t, nodes, kills)
+	checkSigns("end")
+	replays := 0
+	for _, n := range nodes {
+		replays += countReplays(t, n.logFile)
+	}
+	t.Logf("SUMMARY four seed %d: kills %d (+%d pair kills; targeted %d, %d just after the victim's PrepareRequest/Commit; "+
+		"frozen-quorum kills %d, %d of them after the victim's proposal), "+
+		"restarts that replayed the block log %d, heights checked on all nodes %d, txs sent %d accepted %d: "+
+		"in served blocks %d, expired %d, still pooled %d; %s",
+		seed, kills, pairs, targeted, hit, freezes, frozeHits, replays, len(seen.blocks), sent, accepted, seen.confirmed, seen.expired,
+		len(seen.txs), obs.Summary())
 }
 
-// verify4 checks every accepted transaction against all nodes: in a block
-// on node 0, pooled on some node, or expired.
-func (seen *soakSeen) verify4(t *testing.T, nodes []*soakNode) int {
+// soakFreezeKill kills a primary that cannot have finished its height:
+// just after a block is made, two validators other than the primary of
+// the next height are stopped (SIGSTOP), so that round can gather no
+// quorum; once the observer has seen the primary's PrepareRequest for it
+// the primary is SIGKILLed and restarted, then the two are resumed.
+// The restarted primary must send the same proposal again (from its sign
+// log), not a new one. It returns whether the proposal was seen in time
+// (else the primary is killed anyway, 5 s after the freeze).
+// load sends transfers to the running nodes meanwhile.
+func soakFreezeKill(t *testing.T, rng *rand.Rand, nodes []*soakNode, nodeOf []int, obs *dbftObserver,
+	restart func(i, k int), load func(alive func(int) bool, d time.Duration, stop <-chan struct{}) bool, k int) bool {
+	t.Helper()
+	c := soakCount(t, nodes[0].rpc) // height c is being agreed on
+	// The load goes on while waiting: with an empty pool the primary
+	// waits up to MaxTimePerBlock (20 s here) for a transaction.
+	deadline := time.Now().Add(60 * time.Second)
+	all := func(int) bool { return true }
+	var target uint32 // the height agreed on once block c is made
+	for {
+		if target = soakCount(t, nodes[0].rpc); target > c {
+			break
+		}
+		require.True(t, time.Now().Before(deadline), "kill %d: no block %d within 60 s", k, c)
+		load(all, 50*time.Millisecond, nil)
+	}
+	victim := nodeOf[target%4] // primary of target at view 0
+	others := make([]int, 0, 3)
+	for i := range nodes {
+		if i != victim {
+			others = append(others, i)
+		}
+	}
+	rng.Shuffle(len(others), func(a, b int) { others[a], others[b] = others[b], others[a] })
+	frozen := others[:2]
+	seenProposal := obs.next(byte(target%4), true, target)
+	for _, i := range frozen {
+		nodes[i].signal(t, syscall.SIGSTOP)
+	}
+	// The load goes on to the two running nodes (a primary with an empty
+	// pool waits for transactions up to MaxTimePerBlock).
+	hit := load(func(i int) bool { return i != frozen[0] && i != frozen[1] }, 5*time.Second, seenProposal)
+	nodes[victim].kill(t)
+	restart(victim, k)
+	for _, i := range frozen {
+		nodes[i].signal(t, syscall.SIGCONT)
+	}
+	return hit
+}
+
+// verify4 checks every accepted transaction against all nodes: pooled
+// on some node, in a block on some node, or expired. Those in a block
+// already served are no longer tracked (the block checks cover them).
+func (seen *soakSeen) verify4(t *testing.T, nodes []*soakNode, kill int) {
 	t.Helper()
 	pooled := map[string]bool{}
 	for _, n := range nodes {
@@ -548,19 +731,38 @@ func (seen *soakSeen) verify4(t *testing.T, nodes []*soakNode) int {
 			pooled[p] = true
 		}
 	}
-	count := soakCount(t, nodes[0].rpc)
-	in := 0
+	maxCount := func() uint32 {
+		var c uint32
+		for _, n := range nodes {
+			c = max(c, soakCount(t, n.rpc))
+		}
+		return c
+	}
+	count := maxCount()
 	for tx, vub := range seen.txs {
-		var h uint32
-		err := nodes[0].rpc.call("gettransactionheight", &h, tx)
+		if pooled[tx] {
+			continue
+		}
+		found, h := false, uint32(0)
+		var lastErr error
+		for _, n := range nodes {
+			if lastErr = n.rpc.call("gettransactionheight", &h, tx); lastErr == nil {
+				found = true
+				break
+			}
+		}
 		switch {
-		case err == nil:
-			in++
-		case pooled[tx]:
-		case vub < count || vub < soakCount(t, nodes[0].rpc):
+		case found:
+			if _, served := seen.blocks[h]; served {
+				delete(seen.txs, tx)
+				seen.confirmed++
+			}
+		case vub < count || vub < maxCount():
+			delete(seen.txs, tx)
+			seen.expired++
 		default:
-			t.Fatalf("accepted tx %s (vub %d) neither in a block nor pooled at count %d: %v", tx, vub, count, err)
+			t.Fatalf("kill %d: accepted tx %s (vub %d) neither in a block nor pooled on any node at count %d: %v",
+				kill, tx, vub, count, lastErr)
 		}
 	}
-	return in
 }
