@@ -41,7 +41,10 @@ func (n *Node) pipelineConfig(pool *mempool.Pool) txpipe.Config {
 		Pool:     pool,
 		Relay: func(hashes []util.Uint256) {
 			if srv := n.p2p.Load(); srv != nil {
-				n.flushSaved() // announced only once saved
+				// Announced once saved; a failure is logged, and the
+				// pool keeps what peers sent (RPC's own are refused
+				// by SubmitTx).
+				_ = n.flushSaved()
 				srv.AnnounceTxs(hashes)
 			}
 		},

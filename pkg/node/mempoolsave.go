@@ -5,6 +5,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/n3d-io/n3d/pkg/core/chain"
 	"github.com/n3d-io/n3d/pkg/core/mempool"
 	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/core/txpipe"
@@ -32,8 +33,8 @@ func (n *Node) savedPoolPath() string {
 // accepted transaction is staged in the saved pool as it is pooled, and
 // written (flushSaved, one write for all staged so far) before RPC's
 // sendrawtransaction reports it accepted and before it is announced. A
-// failed stage is logged: the transaction stays pooled, and the journal's
-// Follow records it with the pool's event.
+// transaction that cannot be staged is refused (ErrStorage) and leaves the
+// pool: nothing is reported accepted that a restart would lose.
 type journaledPool struct {
 	*mempool.Pool
 	j   *mempool.Journal
@@ -45,20 +46,24 @@ func (p journaledPool) Add(tx *transaction.Transaction, verifiedAt uint32) error
 		return err
 	}
 	if err := p.j.Stage(tx); err != nil {
-		p.log.Error("transaction not saved", zap.Stringer("hash", tx.Hash()), zap.Error(err))
+		p.Pool.Remove(tx.Hash())
+		return fmt.Errorf("%w: transaction not saved: %w", chain.ErrStorage, err)
 	}
 	return nil
 }
 
 // flushSaved writes the transactions staged in the saved pool (nothing
-// without one). A failure is logged: the transactions stay pooled.
-func (n *Node) flushSaved() {
+// without one). A failure is logged and returned: the transactions stay
+// pooled and staged, and the next flush tries them again.
+func (n *Node) flushSaved() error {
 	if n.saved == nil {
-		return
+		return nil
 	}
 	if err := n.saved.Flush(); err != nil {
 		n.log.Named("mempool").Error("pooled transactions not saved", zap.Error(err))
+		return err
 	}
+	return nil
 }
 
 // openSavedPool opens the saved pool of the configuration (none: nil

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/n3d-io/n3d/pkg/config"
+	"github.com/n3d-io/n3d/pkg/core/chain"
 	"github.com/n3d-io/n3d/pkg/util"
 )
 
@@ -51,4 +52,26 @@ func TestNodeKeepsPoolAcrossRestart(t *testing.T) {
 	r = start(cfg)
 	require.False(t, r.n.Pool().Contains(tx.Hash()), "not reloaded when disabled")
 	r.stop()
+}
+
+// TestNodeRefusesWhatItCannotSave: once the saved pool takes no more
+// records, sendrawtransaction's path refuses a transaction with
+// chain.ErrStorage and the pool does not keep it (a restart would lose
+// it); the chain's own storage is fine throughout.
+func TestNodeRefusesWhatItCannotSave(t *testing.T) {
+	dir := t.TempDir()
+	cfg := singleConfig(t, false, time.Second)
+	cfg.ApplicationConfiguration.DBConfiguration = config.DBConfiguration{Type: config.DBLevelDB,
+		LevelDBOptions: config.LevelDBOptions{DataDirectoryPath: filepath.Join(dir, "chain")}}
+	key := validatorKey(t, cfg)
+	r := startNode(t, cfg, WithMetrics(prometheus.NewRegistry(), prometheus.NewRegistry()))
+	ok := gasTransfer(t, r.n, key, 7, util.Uint160{1}, 1_0000_0000)
+	require.NoError(t, r.n.SubmitTx(t.Context(), ok))
+
+	require.NoError(t, r.n.saved.Close(nil)) // as a file that takes no more writes
+	tx := gasTransfer(t, r.n, key, 8, util.Uint160{2}, 1_0000_0000)
+	err := r.n.SubmitTx(t.Context(), tx)
+	require.ErrorIs(t, err, chain.ErrStorage)
+	require.False(t, r.n.Pool().Contains(tx.Hash()), "not pooled when not saved")
+	require.True(t, r.n.Pool().Contains(ok.Hash()), "what was saved stays")
 }

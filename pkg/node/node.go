@@ -254,11 +254,16 @@ func (n *Node) SubmitTx(ctx context.Context, tx *transaction.Transaction) error 
 	if n.pipe == nil {
 		return fmt.Errorf("node: %w", errNotStarted)
 	}
-	err := n.pipe.SubmitWait(ctx, tx)
-	if err == nil {
-		n.flushSaved()
+	if err := n.pipe.SubmitWait(ctx, tx); err != nil {
+		return err
 	}
-	return err
+	if err := n.flushSaved(); err != nil {
+		// Not durable: the client is told so, and the pool does not keep
+		// what a restart would lose (peers may have heard of it already).
+		n.pool.Remove(tx.Hash())
+		return fmt.Errorf("%w: transaction not saved: %w", chain.ErrStorage, err)
+	}
+	return nil
 }
 
 var errNotStarted = errors.New("not started")
