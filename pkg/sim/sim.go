@@ -46,7 +46,7 @@ type world struct {
 	wg      sync.WaitGroup
 
 	fs faultState // faults, topology, kept stores (faultrun.go)
-	m       measure // gossip figures (measure.go)
+	m  measure    // gossip figures (measure.go)
 }
 
 // Run builds the network of cfg, runs its load, checks the invariants and
