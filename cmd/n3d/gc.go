@@ -12,9 +12,10 @@ import (
 // cache, the transaction filter, the pool) while the garbage comes from RPC
 // requests and block processing; at 100 the long-lived part is doubled in
 // the peak too. Restoring a 200,000-transaction neo-bench chain (4 MiB
-// memtables) peaked at 106-109 MiB with 100, 88-101 MiB with 50-60, for
-// the same CPU within the noise of a loaded machine; the runs are in
-// docs/benchmarks-tps.md, "Memory". GOGC=100 gives Go's default back.
+// memtables) peaked at 106-109 MiB with 100 and 86-90 MiB with 50 (neo-go:
+// 97-101); with the smaller memtable it cost ~15% of the restore's CPU,
+// still 3.2-3.5 times less than neo-go's (docs/benchmarks-tps.md,
+// "Memory"). GOGC=100 gives Go's default back.
 const defaultGCPercent = 50
 
 // applyGCDefaults sets defaultGCPercent unless the GOGC environment
