@@ -6,6 +6,5 @@ import (
 )
 
 func main() {
-	setProcessGCDefaults()
 	os.Exit(run(context.Background(), os.Args, &env{stdout: os.Stdout, stderr: os.Stderr}))
 }
