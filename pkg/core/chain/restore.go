@@ -129,11 +129,13 @@ const readAheadRecords = 64
 
 // readAheadBytes bounds the records read ahead by their size (one record is
 // always let through): a decoded block keeps its record's bytes (its scripts
-// point into them) and is several times larger in memory, so 64 blocks of
-// 2,000-10,000 transactions (a chain made under neo-bench load) held
+// point into them) and is about three times larger in memory, so 64 blocks
+// of 2,000-10,000 transactions (a chain made under neo-bench load) held
 // 150-300 MB while a few blocks ahead are all the decoding and the
-// signature pre-verification need to keep the adding goroutine busy.
-const readAheadBytes = 4 << 20
+// signature pre-verification need to keep the adding goroutine busy. At
+// 4 MiB the read-ahead still held 13 MB of live heap (heap profile of a
+// 200,000-transaction neo-bench chain's restore); 2 MiB is 2-5 such blocks.
+const readAheadBytes = 2 << 20
 
 // record is one dump record read ahead: a copy of its bytes, its index,
 // the block decoded from it when it is above the height the restore
