@@ -17,6 +17,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -78,6 +79,7 @@ type Node struct {
 
 	cmd    *exec.Cmd
 	exited chan error
+	once   sync.Once // the process is stopped once
 }
 
 // Start runs `neo-go node` on the configuration cfg, whose RPC server
@@ -100,27 +102,33 @@ func Start(t testing.TB, bin, cfg, rpcAddr string, env ...string) *Node {
 		t.Fatalf("start neo-go: %v", err)
 	}
 	go func() { n.exited <- n.cmd.Wait(); log.Close() }()
-	t.Cleanup(func() { n.stop(t) })
+	t.Cleanup(func() {
+		n.Stop()
+		if t.Failed() {
+			b, _ := os.ReadFile(n.LogPath)
+			t.Logf("neo-go log (last %d bytes):\n%s", logTail, b[max(0, len(b)-logTail):])
+		}
+	})
 	require.Eventually(t, func() bool { _, err := n.Call("getversion"); return err == nil },
 		time.Minute, 100*time.Millisecond, "neo-go RPC did not come up (log: %s)", n.LogPath)
 	return n
 }
 
-// stop interrupts the node and waits for it; a failed test gets the log's
-// tail.
-func (n *Node) stop(t testing.TB) {
-	if n.cmd.Process.Signal(os.Interrupt) == nil {
+// Stop interrupts the node and waits for it to exit, killing it if it
+// takes longer than stopGrace. It may be called before the test ends (a
+// node leaving the network); later calls do nothing.
+func (n *Node) Stop() {
+	n.once.Do(func() {
+		if n.cmd.Process.Signal(os.Interrupt) != nil {
+			return // exited already
+		}
 		select {
 		case <-n.exited:
 		case <-time.After(stopGrace):
 			_ = n.cmd.Process.Kill()
 			<-n.exited
 		}
-	}
-	if t.Failed() {
-		b, _ := os.ReadFile(n.LogPath)
-		t.Logf("neo-go log (last %d bytes):\n%s", logTail, b[max(0, len(b)-logTail):])
-	}
+	})
 }
 
 // Call asks the node's RPC server; see Call.

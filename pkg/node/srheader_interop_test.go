@@ -3,29 +3,26 @@
 package node_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"net"
-	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/n3d-io/n3d/pkg/config"
-	"github.com/n3d-io/n3d/pkg/crypto/keys"
-	"github.com/n3d-io/n3d/pkg/node"
-	"github.com/n3d-io/n3d/pkg/wallet"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/stretchr/testify/require"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zaptest"
-	"gopkg.in/yaml.v3"
+
+	"github.com/n3d-io/n3d/internal/neogotest"
+	"github.com/n3d-io/n3d/pkg/config"
+	"github.com/n3d-io/n3d/pkg/crypto/keys"
+	"github.com/n3d-io/n3d/pkg/node"
+	"github.com/n3d-io/n3d/pkg/wallet"
 )
 
 // Interop with a real neo-go v0.122.0 (NEOGO_BIN; make interop-statesync)
@@ -47,13 +44,6 @@ func srRepoPath(t *testing.T, rel string) string {
 	return p
 }
 
-func srFreeAddr(t *testing.T) string {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	defer l.Close()
-	return l.Addr().String()
-}
-
 // srProtocol is the privnet's ProtocolConfiguration with StateRootInHeader
 // (and, when exchange is set, P2PStateExchangeExtensions with interval).
 func srProtocol(exchange bool, interval int) map[string]any {
@@ -71,30 +61,19 @@ func srProtocol(exchange bool, interval int) map[string]any {
 	return p
 }
 
-func srWriteYAML(t *testing.T, path string, v any) string {
-	b, err := yaml.Marshal(v)
-	require.NoError(t, err)
-	require.NoError(t, os.WriteFile(path, b, 0o644))
-	return path
-}
-
 // srNeogo is a running neo-go node.
 type srNeogo struct {
+	*neogotest.Node
 	p2p, rpc string
 	logPath  string // neo-go's own log (LogPath)
-	cmd      *exec.Cmd
-	exited   chan error
 }
 
 // startSRNeogo runs neo-go with proto; validator makes it the consensus
 // node, seeds are dialled.
 func startSRNeogo(t *testing.T, proto map[string]any, validator bool, app map[string]any, seeds ...string) *srNeogo {
-	bin := os.Getenv("NEOGO_BIN")
-	if bin == "" {
-		t.Fatal("NEOGO_BIN is not set: run make interop-statesync with NEOGO_BIN set to a neo-go v0.122.0 binary")
-	}
+	bin := neogotest.Bin(t, "run make interop-statesync with NEOGO_BIN set to a neo-go v0.122.0 binary")
 	dir := t.TempDir()
-	n := &srNeogo{p2p: srFreeAddr(t), rpc: srFreeAddr(t), logPath: filepath.Join(dir, "neogo-zap.log")}
+	n := &srNeogo{p2p: neogotest.FreeAddr(t), rpc: neogotest.FreeAddr(t), logPath: filepath.Join(dir, "neogo-zap.log")}
 	w := map[string]any{"Path": srRepoPath(t, "config/wallet.privnet.single.json"), "Password": "one"}
 	a := map[string]any{
 		"DBConfiguration": map[string]any{"Type": "leveldb", "LevelDBOptions": map[string]any{"DataDirectoryPath": filepath.Join(dir, "db")}},
@@ -117,68 +96,23 @@ func startSRNeogo(t *testing.T, proto map[string]any, validator bool, app map[st
 	if len(seeds) != 0 {
 		a["P2P"].(map[string]any)["MinPeers"] = 1
 	}
-	cfg := srWriteYAML(t, filepath.Join(dir, "neogo.yml"), map[string]any{"ProtocolConfiguration": p, "ApplicationConfiguration": a})
-	logPath := filepath.Join(dir, "node.log")
-	log, err := os.Create(logPath)
-	require.NoError(t, err)
-	cmd := exec.Command(bin, "node", "--config-file", cfg)
-	cmd.Stdout, cmd.Stderr = log, log
-	require.NoError(t, cmd.Start())
-	exited := make(chan error, 1)
-	go func() { err := cmd.Wait(); log.Close(); exited <- err; close(exited) }()
-	n.cmd, n.exited = cmd, exited
-	t.Cleanup(func() {
-		if cmd.Process.Signal(os.Interrupt) == nil {
-			select {
-			case <-exited:
-			case <-time.After(10 * time.Second):
-				_ = cmd.Process.Kill()
-				<-exited
-			}
-		}
+	cfg := neogotest.WriteYAML(t, filepath.Join(dir, "neogo.yml"), map[string]any{"ProtocolConfiguration": p, "ApplicationConfiguration": a})
+	n.Node = neogotest.Start(t, bin, cfg, n.rpc)
+	t.Cleanup(func() { // before the node's own cleanup: its log is in LogPath
 		if t.Failed() {
-			b, _ := os.ReadFile(logPath)
 			z, _ := os.ReadFile(n.logPath)
-			t.Logf("neo-go log:\n%s%s", b, z)
+			t.Logf("neo-go log (LogPath):\n%s", z)
 		}
 	})
-	require.Eventually(t, func() bool { var count uint32; return n.call(&count, "getblockcount") == nil },
-		30*time.Second, 100*time.Millisecond, "neo-go RPC did not come up")
 	return n
 }
 
 func (n *srNeogo) call(out any, method string, params ...any) error {
-	if params == nil {
-		params = []any{}
-	}
-	body, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
+	res, err := n.Call(method, params...)
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://"+n.rpc, bytes.NewReader(body))
-	if err != nil {
-		return err
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	var r struct {
-		Result json.RawMessage `json:"result"`
-		Error  *struct {
-			Message string `json:"message"`
-		} `json:"error"`
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&r); err != nil {
-		return err
-	}
-	if r.Error != nil {
-		return fmt.Errorf("%s: %s", method, r.Error.Message)
-	}
-	return json.Unmarshal(r.Result, out)
+	return json.Unmarshal(res, out)
 }
 
 // startSRN3d runs a whole n3d node with proto and its P2P on port 0,
@@ -197,7 +131,7 @@ func startSRN3dValidator(t *testing.T, proto map[string]any, k *keys.PrivateKey)
 
 func startSRN3dWith(t *testing.T, proto map[string]any, edit func(*config.Config), opts []node.Option, seeds ...string) *node.Node {
 	dir := t.TempDir()
-	cfg, err := config.LoadFile(srWriteYAML(t, filepath.Join(dir, "protocol.yml"), map[string]any{
+	cfg, err := config.LoadFile(neogotest.WriteYAML(t, filepath.Join(dir, "protocol.yml"), map[string]any{
 		"ProtocolConfiguration": proto, "ApplicationConfiguration": map[string]any{"DBConfiguration": map[string]any{"Type": "inmemory"}}}), "")
 	require.NoError(t, err)
 	cfg.ProtocolConfiguration.SeedList = seeds
@@ -280,18 +214,11 @@ func logLine(log string, parts ...string) bool {
 	return false
 }
 
-// stopNeogo interrupts a neo-go node started by startSRNeogo before the
-// test ends (its cleanup then finds it gone).
+// stop interrupts a neo-go node started by startSRNeogo before the test
+// ends.
 func (n *srNeogo) stop(t *testing.T) {
 	t.Helper()
-	require.NotNil(t, n.cmd)
-	require.NoError(t, n.cmd.Process.Signal(os.Interrupt))
-	select {
-	case <-n.exited:
-	case <-time.After(10 * time.Second):
-		_ = n.cmd.Process.Kill()
-		<-n.exited
-	}
+	n.Stop()
 }
 
 // TestInteropStateSyncNeogoFromUs: a neo-go node with
