@@ -11,7 +11,6 @@ import (
 
 	"github.com/n3d-io/n3d/internal/promutil"
 	"github.com/n3d-io/n3d/pkg/config"
-	"github.com/n3d-io/n3d/pkg/consensus"
 	"github.com/n3d-io/n3d/pkg/core/chain"
 	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
@@ -22,7 +21,6 @@ import (
 	"github.com/n3d-io/n3d/pkg/rpc/server"
 	"github.com/n3d-io/n3d/pkg/services/notary"
 	"github.com/n3d-io/n3d/pkg/util"
-	"github.com/n3d-io/n3d/pkg/wallet"
 )
 
 // notaryDataError is a notary request refused by the checks of the
@@ -185,19 +183,7 @@ func (n *Node) notaryHandler() server.NotaryHandler {
 
 // NotaryKeys reads the P2PNotary section's wallet and decrypts its keys.
 func NotaryKeys(c config.InternalService) ([]*keys.PrivateKey, error) {
-	data, err := c.UnlockWallet.ReadFile()
-	if err != nil {
-		return nil, fmt.Errorf("notary: %w", err)
-	}
-	w, err := wallet.FromBytes(data)
-	if err != nil {
-		return nil, fmt.Errorf("notary: wallet %s: %w", c.UnlockWallet.Path, err)
-	}
-	ks, err := consensus.KeysFromWallet(w, c.UnlockWallet.Password)
-	if err != nil {
-		return nil, fmt.Errorf("notary: wallet %s: %w", c.UnlockWallet.Path, err)
-	}
-	return ks, nil
+	return walletKeys("notary", c.UnlockWallet)
 }
 
 // startNotary starts, on a network with P2PSigExtensions, what follows the

@@ -8,13 +8,11 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/n3d-io/n3d/pkg/config"
-	"github.com/n3d-io/n3d/pkg/consensus"
 	"github.com/n3d-io/n3d/pkg/core/chain"
 	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
 	"github.com/n3d-io/n3d/pkg/rpc/server"
 	"github.com/n3d-io/n3d/pkg/services/oracle"
-	"github.com/n3d-io/n3d/pkg/wallet"
 )
 
 // The RPC server's submitoracleresponse feeds the oracle service.
@@ -26,19 +24,7 @@ func WithOracleTLS(c *tls.Config) Option { return func(o *options) { o.oracleTLS
 
 // OracleKeys reads the oracle wallet of section c and decrypts its keys.
 func OracleKeys(c config.OracleConfiguration) ([]*keys.PrivateKey, error) {
-	data, err := c.UnlockWallet.ReadFile()
-	if err != nil {
-		return nil, fmt.Errorf("oracle: %w", err)
-	}
-	w, err := wallet.FromBytes(data)
-	if err != nil {
-		return nil, fmt.Errorf("oracle: wallet %s: %w", c.UnlockWallet.Path, err)
-	}
-	ks, err := consensus.KeysFromWallet(w, c.UnlockWallet.Password)
-	if err != nil {
-		return nil, fmt.Errorf("oracle: wallet %s: %w", c.UnlockWallet.Path, err)
-	}
-	return ks, nil
+	return walletKeys("oracle", c.UnlockWallet)
 }
 
 // Oracle is the oracle service (nil when disabled).

@@ -27,17 +27,22 @@ func serviceKeys(name string, c config.InternalService) ([]*keys.PrivateKey, err
 	if !c.Enabled {
 		return nil, nil
 	}
-	data, err := c.UnlockWallet.ReadFile()
+	return walletKeys(name, c.UnlockWallet)
+}
+
+// walletKeys reads the service name's wallet w and decrypts its keys.
+func walletKeys(name string, w config.Wallet) ([]*keys.PrivateKey, error) {
+	data, err := w.ReadFile()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	w, err := wallet.FromBytes(data)
+	nep6, err := wallet.FromBytes(data)
 	if err != nil {
-		return nil, fmt.Errorf("%s: wallet %s: %w", name, c.UnlockWallet.Path, err)
+		return nil, fmt.Errorf("%s: wallet %s: %w", name, w.Path, err)
 	}
-	ks, err := consensus.KeysFromWallet(w, c.UnlockWallet.Password)
+	ks, err := consensus.KeysFromWallet(nep6, w.Password)
 	if err != nil {
-		return nil, fmt.Errorf("%s: wallet %s: %w", name, c.UnlockWallet.Path, err)
+		return nil, fmt.Errorf("%s: wallet %s: %w", name, w.Path, err)
 	}
 	return ks, nil
 }
