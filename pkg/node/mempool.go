@@ -37,8 +37,9 @@ func (n *Node) mempoolConfig() mempool.Config {
 func (n *Node) pipelineConfig(pool *mempool.Pool) txpipe.Config {
 	a := n.cfg.ApplicationConfiguration
 	return txpipe.Config{
-		Verifier: chainVerifier{n.chain},
-		Pool:     pool,
+		Verifier:  chainVerifier{n.chain},
+		Pool:      pool,
+		PerSource: perSourceQueue(n.cfg.ProtocolConfiguration.MemPoolSize),
 		Relay: func(hashes []util.Uint256) {
 			if srv := n.p2p.Load(); srv != nil {
 				// Announced once saved; a failure is logged, and the
@@ -81,4 +82,14 @@ func (n *Node) startMempool(ctx context.Context) (stop func() error, err error) 
 	g.goRun(pipe.Run)
 	g.goRun(follow.New(n.chain, pool, log).Run)
 	return func() error { return errors.Join(g.stop(), stopSaved()) }, nil
+}
+
+// perSourceQueue is how many transactions one peer may have waiting for
+// verification: a quarter of the pool (at least txpipe's default 1024). In
+// a network whose validators hear transactions from one RPC node, that
+// node is their only source; a smaller bound dropped part of a burst of
+// getdata answers (txpipe.ErrQueueFull), and those transactions reached
+// the validators only at the RPC node's re-announcement, blocks later.
+func perSourceQueue(memPoolSize int) int {
+	return max(1024, memPoolSize/4)
 }
