@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"net"
 	"net/http"
 	"net/url"
 	"slices"
@@ -81,7 +82,10 @@ func (s *Service) fetchHTTPS(ctx context.Context, log *zap.Logger, rawURL string
 			code = transaction.OracleForbidden
 		}
 		log.Warn("oracle request failed", zap.Error(err), zap.Stringer("code", code))
-		return nil, code, false
+		// A request that timed out waited as long as a served one: the
+		// response is built on the chain as it is now, as the reference
+		// builds it after the fetch returns.
+		return nil, code, timedOut(err)
 	}
 	defer func() { _ = r.Body.Close() }() // nothing to do about a close error of a read body
 	switch r.StatusCode {
@@ -149,4 +153,11 @@ func applyFilter(data []byte, path string) ([]byte, error) {
 		return nil, fmt.Errorf("oracle: invalid filter %q", path)
 	}
 	return jsonpath.Marshal(res)
+}
+
+// timedOut tells whether err ended a request that waited for its time
+// limit (the client's timeout or the context's deadline).
+func timedOut(err error) bool {
+	var ne net.Error
+	return errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout())
 }

@@ -74,7 +74,7 @@ func TestInteropMixedOracles(t *testing.T) {
 
 	relayed := make(chan *transaction.Transaction, 4)
 	svc, err = New(Config{
-		Oracle: config.OracleConfiguration{AllowPrivateHost: true, RequestTimeout: 10 * time.Second,
+		Oracle: config.OracleConfiguration{AllowPrivateHost: true, RequestTimeout: 5 * time.Second, // neo-go's default
 			RefreshInterval: time.Minute, MaxTaskTimeout: time.Hour, ResponseTimeout: 5 * time.Second,
 			Nodes: []string{rpcURL}},
 		Magic: uint32(cfg.ProtocolConfiguration.Magic), Keys: []*keys.PrivateKey{keyB}, Ledger: c,
@@ -152,31 +152,45 @@ func TestInteropMixedOracles(t *testing.T) {
 	t.Logf("designated and deployed at %d", c.BlockHeight())
 	follow(func(b *block.Block) bool { return true }) // the designation is effective
 
-	url := ds.tls.URL + "/json"
-	req := tc.tx(tc.call(consumer, "request", url, "$.store.book[1].title", int64(1_0000_0000)))
-	send(req)
-	follow(hasTx(req.Hash()))
-	t.Logf("request at %d", c.BlockHeight())
-	var resp *transaction.Transaction
-	follow(func(b *block.Block) bool {
-		for _, tx := range b.Transactions {
-			if len(tx.GetAttributes(transaction.AttrOracleResponse)) > 0 {
-				resp = tx
-				return true
+	// One request at a time: a filtered JSON answer, a missing page, a
+	// body over the size limit and a server that never answers in time.
+	// Each response needs both oracle nodes' signatures on the same
+	// transaction, so every code and result below is neo-go's and ours.
+	for _, rc := range []struct {
+		path, filter string
+		code         transaction.OracleResponseCode
+		result       string
+	}{
+		{"/json", "$.store.book[1].title", transaction.OracleSuccess, `["Moby Dick"]`},
+		{"/missing", "", transaction.OracleNotFound, ""},
+		{"/big", "", transaction.OracleResponseTooLarge, ""},
+		{"/slow", "", transaction.OracleError, ""}, // a client timeout is an Error (Timeout is HTTP 408)
+	} {
+		req := tc.tx(tc.call(consumer, "request", ds.tls.URL+rc.path, rc.filter, int64(1_0000_0000)))
+		send(req)
+		follow(hasTx(req.Hash()))
+		t.Logf("request %s at %d", rc.path, c.BlockHeight())
+		var resp *transaction.Transaction
+		follow(func(b *block.Block) bool {
+			for _, tx := range b.Transactions {
+				if len(tx.GetAttributes(transaction.AttrOracleResponse)) > 0 {
+					resp = tx
+					return true
+				}
 			}
+			return false
+		})
+		_, _, code, result := tc.done(resp.Hash())
+		require.Equal(t, rc.code, code, rc.path)
+		require.Equal(t, rc.result, result, rc.path)
+		require.Len(t, resp.Witnesses[1].InvocationScript, 2*sigInvocationSize, rc.path)
+		select {
+		case ours := <-relayed:
+			require.Equal(t, resp.Hash(), ours.Hash(), "n3d completed another transaction for %s", rc.path)
+			t.Logf("n3d completed and relayed the response transaction %s too", ours.Hash())
+		default:
+			t.Logf("neo-go completed the response transaction %s first", resp.Hash())
 		}
-		return false
-	})
-	_, _, code, result := tc.done(resp.Hash())
-	require.Equal(t, transaction.OracleSuccess, code)
-	require.Equal(t, `["Moby Dick"]`, result)
-	require.Len(t, resp.Witnesses[1].InvocationScript, 2*sigInvocationSize)
-	select {
-	case ours := <-relayed:
-		require.Equal(t, resp.Hash(), ours.Hash(), "n3d completed another transaction")
-		t.Logf("n3d completed and relayed the response transaction %s too", ours.Hash())
-	default:
-		t.Logf("neo-go completed the response transaction %s first", resp.Hash())
 	}
 }
 
