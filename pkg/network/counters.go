@@ -1,7 +1,6 @@
 package network
 
 import (
-	"fmt"
 	"sync/atomic"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -61,25 +60,12 @@ type counters struct {
 
 func newCounters(reg prometheus.Registerer) (*counters, error) {
 	c := &counters{}
-	vec := func(name, help string) *prometheus.CounterVec {
-		return prometheus.NewCounterVec(prometheus.CounterOpts{
-			Namespace: "n3d", Subsystem: "p2p", Name: name, Help: help,
-		}, []string{"command"})
-	}
-	c.sent.msgsVec = vec("messages_sent_total", "P2P messages queued to peers and written, by command.")
-	c.sent.bytesVec = vec("message_bytes_sent_total", "Framed bytes of the P2P messages written, by command.")
-	c.recv.msgsVec = vec("messages_received_total", "P2P messages read from peers, by command.")
-	c.recv.bytesVec = vec("message_bytes_received_total", "Framed bytes of the P2P messages read, by command.")
-	if reg == nil {
-		return c, nil
-	}
-	for _, v := range []**prometheus.CounterVec{&c.sent.msgsVec, &c.sent.bytesVec, &c.recv.msgsVec, &c.recv.bytesVec} {
-		var err error
-		if *v, err = promutil.Register(reg, *v); err != nil {
-			return nil, fmt.Errorf("network: metrics: %w", err)
-		}
-	}
-	return c, nil
+	m := promutil.NewSet(reg, "p2p")
+	c.sent.msgsVec = m.CounterVec("messages_sent_total", "P2P messages queued to peers and written, by command.", "command")
+	c.sent.bytesVec = m.CounterVec("message_bytes_sent_total", "Framed bytes of the P2P messages written, by command.", "command")
+	c.recv.msgsVec = m.CounterVec("messages_received_total", "P2P messages read from peers, by command.", "command")
+	c.recv.bytesVec = m.CounterVec("message_bytes_received_total", "Framed bytes of the P2P messages read, by command.", "command")
+	return c, m.Err()
 }
 
 // count adds one message of size framed bytes.

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 
+	"go.uber.org/zap"
+
 	"github.com/n3d-io/n3d/pkg/core/chain"
 	"github.com/n3d-io/n3d/pkg/core/mempool"
 	"github.com/n3d-io/n3d/pkg/core/mempool/follow"
@@ -42,10 +44,11 @@ func (n *Node) pipelineConfig(pool *mempool.Pool) txpipe.Config {
 		PerSource: perSourceQueue(n.cfg.ProtocolConfiguration.MemPoolSize),
 		Relay: func(hashes []util.Uint256) {
 			if srv := n.p2p.Load(); srv != nil {
-				// Announced once saved; a failure is logged, and the
-				// pool keeps what peers sent (RPC's own are refused
-				// by SubmitTx).
-				_ = n.flushSaved()
+				// Announced once saved; on a failure the pool keeps
+				// what peers sent (RPC's own are refused by SubmitTx).
+				if err := n.flushSaved(); err != nil {
+					n.log.Named("mempool").Error("pooled transactions not saved", zap.Error(err))
+				}
 				srv.AnnounceTxs(hashes)
 			}
 		},

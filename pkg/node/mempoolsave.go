@@ -53,17 +53,14 @@ func (p journaledPool) Add(tx *transaction.Transaction, verifiedAt uint32) error
 }
 
 // flushSaved writes the transactions staged in the saved pool (nothing
-// without one). A failure is logged and returned: the transactions stay
-// pooled and staged, and the next flush tries them again.
+// without one). On a failure the transactions stay pooled and staged, and
+// the next flush tries them again; the caller reports it (SubmitTx to its
+// client, the relay path in the log).
 func (n *Node) flushSaved() error {
 	if n.saved == nil {
 		return nil
 	}
-	if err := n.saved.Flush(); err != nil {
-		n.log.Named("mempool").Error("pooled transactions not saved", zap.Error(err))
-		return err
-	}
-	return nil
+	return n.saved.Flush()
 }
 
 // openSavedPool opens the saved pool of the configuration (none: nil
