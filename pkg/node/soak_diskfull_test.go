@@ -1,11 +1,7 @@
 package node_test
 
 import (
-	"bytes"
-	"encoding/base64"
 	"fmt"
-	"math/rand"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -62,35 +58,6 @@ func soakFill(t *testing.T, dir string) string {
 	return path
 }
 
-// logCount counts the occurrences of line in a node log.
-func logCount(t *testing.T, path, line string) int {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	require.NoError(t, err)
-	return bytes.Count(data, []byte(line))
-}
-
-// exited reports whether the node process has ended (and reaps it).
-func (n *soakNode) exited() (bool, error) {
-	if n.cmd == nil {
-		return true, nil
-	}
-	if n.cmd.ProcessState != nil {
-		return true, nil
-	}
-	// Signal 0 only checks the process exists; a zombie still does, so
-	// look at its state in /proc.
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", n.cmd.Process.Pid))
-	if err != nil {
-		return false, err
-	}
-	if i := bytes.LastIndexByte(stat, ')'); i > 0 && i+2 < len(stat) && stat[i+2] == 'Z' {
-		err := n.cmd.Wait()
-		return true, err
-	}
-	return false, nil
-}
-
 func TestSoakDiskFull(t *testing.T) {
 	base := os.Getenv("N3D_SOAK_SMALL_FS")
 	if base == "" {
@@ -103,27 +70,12 @@ func TestSoakDiskFull(t *testing.T) {
 		cycles, err = strconv.Atoi(s)
 		require.NoError(t, err)
 	}
-	seed := time.Now().UnixNano()
-	if s := os.Getenv("N3D_SOAK_SEED"); s != "" {
-		var err error
-		seed, err = strconv.ParseInt(s, 10, 64)
-		require.NoError(t, err)
-	}
-	port := 22840
-	if s := os.Getenv("N3D_SOAK_PORT"); s != "" {
-		p, err := strconv.Atoi(s)
-		require.NoError(t, err)
-		port = p + 40
-	}
-	t.Logf("seed %d", seed)
-	rng := rand.New(rand.NewSource(seed))
+	seed, rng := soakSeed(t)
+	port := soakPort(t, 40)
 	dir, err := os.MkdirTemp(base, "n3d-soak-diskfull-")
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = os.RemoveAll(dir) })
-	n := &soakNode{bin: buildN3d(t), cfgFile: soakSingleConfig(t, dir, port, port+1),
-		logFile: filepath.Join(t.TempDir(), "node.log"),
-		rpc: &soakRPC{url: "http://127.0.0.1:" + strconv.Itoa(port+1),
-			client: &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 10 * time.Second}}}
+	n := newSoakNode(buildN3d(t), soakSingleConfig(t, dir, port, port+1), filepath.Join(t.TempDir(), "node.log"), port+1)
 	t.Cleanup(func() {
 		n.kill(t)
 		keepLog(t, n.logFile, fmt.Sprintf("seed%d", seed))
@@ -138,15 +90,8 @@ func TestSoakDiskFull(t *testing.T) {
 	load := func(d time.Duration, done func() bool, full bool) {
 		end := time.Now().Add(d)
 		for time.Now().Before(end) && (done == nil || !done()) {
-			tx := soakTransfer(t, rng, signer, soakVUB(rng, height))
 			sent++
-			raw, err := tx.Bytes()
-			require.NoError(t, err)
-			var res struct {
-				Hash string `json:"hash"`
-			}
-			if err := n.rpc.call("sendrawtransaction", &res, base64.StdEncoding.EncodeToString(raw)); err == nil {
-				seen.txs[res.Hash] = tx.ValidUntilBlock
+			if seen.send(t, n.rpc, soakTransfer(t, rng, signer, soakVUB(rng, height))) {
 				accepted++
 				if full {
 					acceptedFull++
