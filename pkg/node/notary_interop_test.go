@@ -14,6 +14,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/n3d-io/n3d/internal/neogotest"
+	"github.com/n3d-io/n3d/internal/testwallet"
 	"github.com/n3d-io/n3d/pkg/config"
 	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
@@ -23,7 +24,6 @@ import (
 	"github.com/n3d-io/n3d/pkg/smartcontract/callflag"
 	"github.com/n3d-io/n3d/pkg/vm/emit"
 	"github.com/n3d-io/n3d/pkg/vm/opcode"
-	"github.com/n3d-io/n3d/pkg/wallet"
 )
 
 // The notary interop test puts an in-process n3d node (pkg/node: chain,
@@ -46,19 +46,6 @@ func notaryProtocol(validator, notary string) map[string]any {
 		"Hardforks": map[string]int{"Aspidochelone": 0, "Basilisk": 0, "Cockatrice": 0, "Domovoi": 0,
 			"Echidna": 0, "Faun": 0, "Gorgon": 0},
 	}
-}
-
-func walletKey(t *testing.T, path, password string) *keys.PrivateKey {
-	w, err := wallet.Open(path)
-	require.NoError(t, err)
-	for _, a := range w.Accounts {
-		if a.HasKey() {
-			require.NoError(t, a.Decrypt(password, w.Scrypt))
-			return a.PrivateKey()
-		}
-	}
-	t.Fatalf("no key in %s", path)
-	return nil
 }
 
 // neogoNode is a running neo-go node.
@@ -163,10 +150,10 @@ func sameAnswer(t *testing.T, ng *neogoNode, r *runningNode, method string, para
 // an unknown hash) answer the same on both nodes while a request waits.
 func TestInteropNotary(t *testing.T) {
 	vPath := repoConfig(t, "wallet.privnet.single.json")
-	vKey := walletKey(t, vPath, "one")
+	vKey := testwallet.Key(t, vPath, "one")
 	w2Path, err := filepath.Abs(filepath.Join("..", "wallet", "testdata", "neogo_wallet2.json"))
 	require.NoError(t, err)
-	w2Key := walletKey(t, w2Path, "two")
+	w2Key := testwallet.Key(t, w2Path, "two")
 	for _, tc := range []struct {
 		name   string
 		notary *keys.PrivateKey

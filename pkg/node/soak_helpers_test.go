@@ -20,9 +20,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/n3d-io/n3d/internal/testwallet"
 	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/util"
-	"github.com/n3d-io/n3d/pkg/wallet"
 	"github.com/n3d-io/n3d/pkg/wallet/txbuild"
 )
 
@@ -193,18 +193,10 @@ func soakSingleConfig(t *testing.T, dir string, p2p, rpcPort int) string {
 // soakSigner decrypts the validators' 1-of-1 multisig account.
 func soakSigner(t *testing.T) txbuild.Signer {
 	t.Helper()
-	w, err := wallet.Open(filepath.Join("..", "..", "config", "wallet.privnet.single.json"))
+	a := testwallet.Account(t, filepath.Join("..", "..", "config", "wallet.privnet.single.json"), soakMultiAddr, "one")
+	s, err := txbuild.AccountSigner(a, transaction.CalledByEntry)
 	require.NoError(t, err)
-	for _, a := range w.Accounts {
-		if a.Address == soakMultiAddr {
-			require.NoError(t, a.Decrypt("one", w.Scrypt))
-			s, err := txbuild.AccountSigner(a, transaction.CalledByEntry)
-			require.NoError(t, err)
-			return s
-		}
-	}
-	t.Fatalf("no account %s in the wallet", soakMultiAddr)
-	return txbuild.Signer{}
+	return s
 }
 
 // soakTransfer makes a signed 1-datoshi GAS transfer with generous fixed

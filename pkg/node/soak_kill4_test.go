@@ -13,8 +13,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/n3d-io/n3d/internal/testwallet"
 	"github.com/n3d-io/n3d/pkg/core/transaction"
-	"github.com/n3d-io/n3d/pkg/wallet"
 	"github.com/n3d-io/n3d/pkg/wallet/txbuild"
 )
 
@@ -51,24 +51,19 @@ func soak4Config(t *testing.T, dir string, i, base int) string {
 // soak4Signer is the validators' 3-of-4 multisig with keys of wallets 1-3.
 func soak4Signer(t *testing.T) txbuild.Signer {
 	t.Helper()
+	const multisig = "NVTiAjNgagDkTr5HTzDmQP9kPwPHN5BgVq"
 	var s txbuild.Signer
 	for i, pass := range []string{"one", "two", "three"} {
-		w, err := wallet.Open(filepath.Join("..", "..", "pkg", "wallet", "testdata", fmt.Sprintf("neogo_wallet%d.json", i+1)))
-		require.NoError(t, err)
-		for _, a := range w.Accounts {
-			if a.Address != "NVTiAjNgagDkTr5HTzDmQP9kPwPHN5BgVq" {
-				continue
-			}
-			require.NoError(t, a.Decrypt(pass, w.Scrypt))
-			if i == 0 {
-				s, err = txbuild.AccountSigner(a, transaction.CalledByEntry)
-				require.NoError(t, err)
-			} else {
-				s.Keys = append(s.Keys, a.PrivateKey())
-			}
+		path := filepath.Join("..", "..", "pkg", "wallet", "testdata", fmt.Sprintf("neogo_wallet%d.json", i+1))
+		a := testwallet.Account(t, path, multisig, pass)
+		if i == 0 {
+			var err error
+			s, err = txbuild.AccountSigner(a, transaction.CalledByEntry)
+			require.NoError(t, err)
+		} else {
+			s.Keys = append(s.Keys, a.PrivateKey())
 		}
 	}
-	require.NotNil(t, s.WalletAccount)
 	require.Len(t, s.Keys, 2)
 	return s
 }

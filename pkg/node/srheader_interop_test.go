@@ -19,10 +19,10 @@ import (
 	"go.uber.org/zap/zaptest"
 
 	"github.com/n3d-io/n3d/internal/neogotest"
+	"github.com/n3d-io/n3d/internal/testwallet"
 	"github.com/n3d-io/n3d/pkg/config"
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
 	"github.com/n3d-io/n3d/pkg/node"
-	"github.com/n3d-io/n3d/pkg/wallet"
 )
 
 // Interop with a real neo-go v0.122.0 (NEOGO_BIN; make interop-statesync)
@@ -269,16 +269,7 @@ func TestInteropStateSyncNeogoFromUs(t *testing.T) {
 
 // srValidatorKey decrypts the privnet validator's key.
 func srValidatorKey(t *testing.T) *keys.PrivateKey {
-	w, err := wallet.Open(srRepoPath(t, "config/wallet.privnet.single.json"))
-	require.NoError(t, err)
-	for _, a := range w.Accounts {
-		if a.HasKey() {
-			require.NoError(t, a.Decrypt("one", w.Scrypt))
-			return a.PrivateKey()
-		}
-	}
-	t.Fatal("no key in the privnet wallet")
-	return nil
+	return testwallet.Key(t, srRepoPath(t, "config/wallet.privnet.single.json"), "one")
 }
 
 // TestInteropNeogoFollowsOurStateRootBlocks: n3d is the consensus node of
@@ -357,14 +348,5 @@ func TestInteropMixedStateRootConsensus(t *testing.T) {
 
 // srWalletKey decrypts the first key of a NEP-6 wallet of the repository.
 func srWalletKey(t *testing.T, path, password string) *keys.PrivateKey {
-	w, err := wallet.Open(srRepoPath(t, path))
-	require.NoError(t, err)
-	for _, a := range w.Accounts {
-		if a.HasKey() {
-			require.NoError(t, a.Decrypt(password, w.Scrypt))
-			return a.PrivateKey()
-		}
-	}
-	t.Fatalf("no key in %s", path)
-	return nil
+	return testwallet.Key(t, srRepoPath(t, path), password)
 }

@@ -8,12 +8,11 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/n3d-io/n3d/internal/testwallet"
 	"github.com/n3d-io/n3d/pkg/config"
 	"github.com/n3d-io/n3d/pkg/core/chaindump"
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
-	"github.com/n3d-io/n3d/pkg/smartcontract/scripts"
 	"github.com/n3d-io/n3d/pkg/storage"
-	"github.com/n3d-io/n3d/pkg/wallet"
 	"github.com/stretchr/testify/require"
 )
 
@@ -48,19 +47,11 @@ func validatorKeys(t testing.TB, n int) []*keys.PrivateKey {
 
 func decryptValidatorKeys(t testing.TB, n int) []*keys.PrivateKey {
 	passwords := []string{"one", "two", "three", "four"}
-	var out []*keys.PrivateKey
+	out := make([]*keys.PrivateKey, n)
 	for i := range n {
-		w, err := wallet.Open(filepath.Join("..", "..", "wallet", "testdata", fmt.Sprintf("neogo_wallet%d.json", i+1)))
-		require.NoError(t, err)
-		for _, a := range w.Accounts {
-			if a.Contract != nil && scripts.IsSignatureContract(a.Contract.Script) {
-				require.NoError(t, a.Decrypt(passwords[i], w.Scrypt))
-				out = append(out, a.PrivateKey())
-				break
-			}
-		}
+		out[i] = testwallet.Key(t, filepath.Join("..", "..", "wallet", "testdata",
+			fmt.Sprintf("neogo_wallet%d.json", i+1)), passwords[i])
 	}
-	require.Len(t, out, n)
 	return out
 }
 

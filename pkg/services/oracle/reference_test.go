@@ -12,15 +12,14 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/n3d-io/n3d/internal/testwallet"
 	"github.com/n3d-io/n3d/pkg/config"
 	"github.com/n3d-io/n3d/pkg/core/block"
 	"github.com/n3d-io/n3d/pkg/core/chain"
 	"github.com/n3d-io/n3d/pkg/core/chaindump"
 	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
-	"github.com/n3d-io/n3d/pkg/smartcontract/scripts"
 	"github.com/n3d-io/n3d/pkg/storage"
-	"github.com/n3d-io/n3d/pkg/wallet"
 )
 
 // neogoDiffDir holds the chains neo-go 0.120.0 made with its oracle
@@ -138,16 +137,7 @@ func checkReferenceResponses(t *testing.T, dir string) int {
 // neogoWalletKey is the key of neo-go's privnet wallet 1 (pkg/wallet
 // testdata, password "one").
 func neogoWalletKey(t *testing.T) *keys.PrivateKey {
-	w, err := wallet.Open(filepath.Join("..", "..", "wallet", "testdata", "neogo_wallet1.json"))
-	require.NoError(t, err)
-	for _, a := range w.Accounts {
-		if a.Contract != nil && scripts.IsSignatureContract(a.Contract.Script) {
-			require.NoError(t, a.Decrypt("one", w.Scrypt))
-			return a.PrivateKey()
-		}
-	}
-	t.Fatal("no single-signature account")
-	return nil
+	return testwallet.Key(t, filepath.Join("..", "..", "wallet", "testdata", "neogo_wallet1.json"), "one")
 }
 
 // compareResponse requires our transaction to be the reference's: the

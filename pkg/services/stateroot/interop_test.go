@@ -15,12 +15,12 @@ import (
 	"go.uber.org/zap/zaptest"
 
 	"github.com/n3d-io/n3d/internal/neogotest"
+	"github.com/n3d-io/n3d/internal/testwallet"
 	"github.com/n3d-io/n3d/pkg/config"
 	"github.com/n3d-io/n3d/pkg/core/chain"
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
 	"github.com/n3d-io/n3d/pkg/node"
 	"github.com/n3d-io/n3d/pkg/services/stateroot"
-	"github.com/n3d-io/n3d/pkg/wallet"
 )
 
 // The interop tests put n3d's state-root service on one network with a real
@@ -150,16 +150,7 @@ func startN3d(t *testing.T, sv []string, seed string, ks []*keys.PrivateKey) *n3
 }
 
 func privateKey(t *testing.T, path, password string) *keys.PrivateKey {
-	w, err := wallet.Open(repoPath(t, path))
-	require.NoError(t, err)
-	for _, a := range w.Accounts {
-		if a.HasKey() {
-			require.NoError(t, a.Decrypt(password, w.Scrypt))
-			return a.PrivateKey()
-		}
-	}
-	t.Fatalf("no key in %s", path)
-	return nil
+	return testwallet.Key(t, repoPath(t, path), password)
 }
 
 func TestInteropObserveNeogo(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/n3d-io/n3d/internal/testwallet"
 	"github.com/n3d-io/n3d/pkg/config"
 	"github.com/n3d-io/n3d/pkg/core/chain"
 	"github.com/n3d-io/n3d/pkg/core/transaction"
@@ -15,7 +16,6 @@ import (
 	"github.com/n3d-io/n3d/pkg/network/payload"
 	"github.com/n3d-io/n3d/pkg/storage"
 	"github.com/n3d-io/n3d/pkg/util"
-	"github.com/n3d-io/n3d/pkg/wallet"
 	"github.com/stretchr/testify/require"
 )
 
@@ -80,16 +80,7 @@ func neogoChain(t *testing.T) (*chain.Chain, chain.StateRootReader, uint32) {
 // validatorKey is the run's state validator: the key of neo-go's privnet
 // single-node wallet.
 func validatorKey(t *testing.T) *keys.PrivateKey {
-	w, err := wallet.Open(filepath.Join("..", "..", "..", "config", "wallet.privnet.single.json"))
-	require.NoError(t, err)
-	for _, a := range w.Accounts {
-		if a.HasKey() {
-			require.NoError(t, a.Decrypt("one", w.Scrypt))
-			return a.PrivateKey()
-		}
-	}
-	t.Fatal("no key in the privnet wallet")
-	return nil
+	return testwallet.Key(t, filepath.Join("..", "..", "..", "config", "wallet.privnet.single.json"), "one")
 }
 
 // TestNeoGoRootsVerify: the witnesses neo-go's state validator made verify
