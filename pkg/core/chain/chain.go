@@ -137,7 +137,7 @@ type Chain struct {
 	// syncing is set while a sync point is stored: AddBlock refuses blocks.
 	sync    *StateSync
 	syncing atomic.Bool
-	closed atomic.Bool
+	closed  atomic.Bool
 	// lastPersist is when the write cache was last handed to the store
 	// (under addMu).
 	lastPersist time.Time
