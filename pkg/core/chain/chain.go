@@ -95,6 +95,9 @@ type Config struct {
 	// noBlockLog adds blocks without the block log (the benchmark of its
 	// cost).
 	noBlockLog bool
+	// jumpHook, when set, runs before each state jump stage; an error
+	// stops the jump there (tests of its resumption).
+	jumpHook func(stage byte) error
 }
 
 // Chain is the blockchain: it verifies, executes and persists blocks and

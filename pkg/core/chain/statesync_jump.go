@@ -88,6 +88,11 @@ func (c *Chain) runJump(p uint32, hash, root util.Uint256, stage byte) error {
 		if _, err := c.cache.PersistSync(); err != nil {
 			return fmt.Errorf("%w: jump stage %d: %w", ErrStateSync, st, err)
 		}
+		if c.cfg.jumpHook != nil {
+			if err := c.cfg.jumpHook(st); err != nil {
+				return err
+			}
+		}
 		if err := steps[st-1](); err != nil {
 			return fmt.Errorf("%w: jump stage %d: %w", ErrStateSync, st, err)
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -247,3 +248,73 @@ func (c *Chain) historicCopy(t *testing.T, p uint32) *Chain {
 	require.NoError(t, cp.Reset(p))
 	return cp
 }
+
+// TestStateSyncResumes closes and reopens the light node in every stage
+// (headers, trie nodes, blocks) and interrupts the jump in each of its
+// stages: the next open and Init go on from where it stopped.
+func TestStateSyncResumes(t *testing.T) {
+	a := syncSource(t)
+	hdrs := headersOf(t, a, 1, a.BlockHeight())
+	for _, failAt := range []byte{jumpStageStorage, jumpStageFinish} {
+		t.Run(fmt.Sprintf("jump stage %d", failAt), func(t *testing.T) {
+			rnd := rand.New(rand.NewPCG(3, uint64(failAt)))
+			st := storage.NewMemoryStore()
+			b := syncTarget(t, st)
+			reopen := func() *StateSync {
+				require.NoError(t, b.Close())
+				b = syncTarget(t, st)
+				ss := b.StateSync()
+				require.NoError(t, ss.Init(a.BlockHeight()))
+				return ss
+			}
+			require.NoError(t, b.StateSync().Init(a.BlockHeight()))
+			require.NoError(t, b.StateSync().AddHeaders(hdrs[:25]...))
+
+			ss := reopen()
+			require.True(t, ss.NeedHeaders())
+			require.EqualValues(t, 25, b.HeaderHeight())
+			require.ErrorIs(t, b.AddBlock(mustBlock(t, a, 1)), ErrStateSyncActive)
+			require.NoError(t, ss.AddHeaders(hdrs[25:]...))
+			feedMPT(t, a, b, rnd, 3)
+			require.True(t, ss.NeedMPTNodes())
+
+			ss = reopen()
+			require.True(t, ss.NeedMPTNodes())
+			require.EqualValues(t, a.BlockHeight(), b.HeaderHeight())
+			feedMPT(t, a, b, rnd, 1000)
+			from, to, ok := ss.BlockRange()
+			require.True(t, ok)
+			for i := from; i < from+5; i++ {
+				require.NoError(t, ss.AddBlock(mustBlock(t, a, i)))
+			}
+
+			ss = reopen()
+			require.True(t, ss.NeedBlocks())
+			from2, to2, ok := ss.BlockRange()
+			require.True(t, ok)
+			require.Equal(t, from+5, from2)
+			require.Equal(t, to, to2)
+			for i := from2; i < to; i++ {
+				require.NoError(t, ss.AddBlock(mustBlock(t, a, i)))
+			}
+			b.cfg.jumpHook = func(stage byte) error {
+				if stage == failAt {
+					return errInjected
+				}
+				return nil
+			}
+			require.ErrorIs(t, ss.AddBlock(mustBlock(t, a, to)), errInjected)
+			require.Error(t, b.AddBlock(mustBlock(t, a, to+1)))
+
+			require.NoError(t, b.Close())
+			b = syncTarget(t, st) // completes the jump
+			defer b.Close()
+			require.EqualValues(t, to, b.BlockHeight())
+			require.NoError(t, b.StateSync().Init(a.BlockHeight()))
+			require.False(t, b.StateSync().IsActive(), "in sync")
+			checkSynced(t, a, b)
+		})
+	}
+}
+
+var errInjected = errors.New("injected failure")
