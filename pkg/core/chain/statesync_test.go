@@ -51,8 +51,14 @@ func syncSource(t *testing.T) *Chain {
 // survives Close.
 func syncTarget(t *testing.T, st storage.Store) *Chain {
 	t.Helper()
+	return syncTargetWith(t, st, func(l *config.Ledger) { l.RemoveUntraceableBlocks = true })
+}
+
+// syncTargetWith opens a node over st with the ledger settings set.
+func syncTargetWith(t *testing.T, st storage.Store, set func(*config.Ledger)) *Chain {
+	t.Helper()
 	cfg := syncConfig(t)
-	cfg.ApplicationConfiguration.Ledger.RemoveUntraceableBlocks = true
+	set(&cfg.ApplicationConfiguration.Ledger)
 	n, err := NewNativeSet(&cfg.ProtocolConfiguration)
 	require.NoError(t, err)
 	c, err := Open(Config{Protocol: cfg.ProtocolConfiguration, Ledger: cfg.ApplicationConfiguration.Ledger,
@@ -138,8 +144,17 @@ func gasHolders(t *testing.T, c *Chain) []util.Uint160 {
 // the source's.
 func TestStateSync(t *testing.T) {
 	a := syncSource(t)
+	t.Run("RemoveUntraceableBlocks", func(t *testing.T) {
+		testStateSync(t, a, func(l *config.Ledger) { l.RemoveUntraceableBlocks = true })
+	})
+	t.Run("KeepOnlyLatestState", func(t *testing.T) {
+		testStateSync(t, a, func(l *config.Ledger) { l.RemoveUntraceableBlocks, l.KeepOnlyLatestState = true, true })
+	})
+}
+
+func testStateSync(t *testing.T, a *Chain, set func(*config.Ledger)) {
 	rnd := rand.New(rand.NewPCG(1, 2))
-	b := syncTarget(t, storage.NewMemoryStore())
+	b := syncTargetWith(t, storage.NewMemoryStore(), set)
 	defer b.Close()
 	ss := b.StateSync()
 	require.False(t, ss.IsInitialized())
@@ -318,3 +333,36 @@ func TestStateSyncResumes(t *testing.T) {
 }
 
 var errInjected = errors.New("injected failure")
+
+// TestStateSyncOff: without RemoveUntraceableBlocks (an archival node, as
+// neo-go decides), or with peers too close, blocks are executed as usual;
+// a configuration without StateRootInHeader is refused.
+func TestStateSyncOff(t *testing.T) {
+	a := syncSource(t)
+	archival := syncTargetWith(t, storage.NewMemoryStore(), func(*config.Ledger) {})
+	defer archival.Close()
+	ss := archival.StateSync()
+	require.True(t, ss.IsInitialized())
+	require.False(t, ss.IsActive())
+	require.ErrorIs(t, ss.Init(a.BlockHeight()), ErrStateSync)
+	require.NoError(t, archival.AddBlock(mustBlock(t, a, 1)))
+
+	light := syncTarget(t, storage.NewMemoryStore())
+	defer light.Close()
+	require.NoError(t, light.StateSync().Init(2*syncTestInterval-1))
+	require.False(t, light.StateSync().IsActive(), "peers below two intervals")
+	require.NoError(t, light.AddBlock(mustBlock(t, a, 1)))
+
+	// A chain that went on executing blocks is too far below a new point.
+	light2 := syncTarget(t, storage.NewMemoryStore())
+	defer light2.Close()
+	require.NoError(t, light2.AddBlock(mustBlock(t, a, 1)))
+	require.ErrorIs(t, light2.StateSync().Init(100*syncTestInterval), ErrStateSync)
+
+	cfg := syncConfig(t)
+	cfg.ProtocolConfiguration.StateRootInHeader = false
+	n, err := NewNativeSet(&cfg.ProtocolConfiguration)
+	require.NoError(t, err)
+	_, err = Open(Config{Protocol: cfg.ProtocolConfiguration, Store: storage.NewMemoryStore(), Natives: n, BloomCapacity: 1000})
+	require.ErrorIs(t, err, ErrBadConfig)
+}
