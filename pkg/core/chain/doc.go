@@ -85,8 +85,10 @@
 //	ss.AddMPTNodes(nodes)    // an mptdata payload, any order; unknown nodes ignored
 //	ss.MissingMPTNodes()     // how many are known to be missing
 //	ss.NeedBlocks()          // ask blocks from..to of ss.BlockRange()
+//	ss.BlockHeight()         // where block requests continue from
 //	ss.AddBlock(b)           // stored unexecuted, checked against its header;
 //	                         // block P makes the jump, then IsActive() is false
+//	                         // (IsActive is true before Init, as neo-go's)
 //
 // and, on the chain itself: AddHeaders(...*block.Header) error,
 // HeaderHeight() uint32, HeaderHashAt(i) (hash, ok), GetHeaderByIndex(i),

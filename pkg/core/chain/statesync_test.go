@@ -158,6 +158,7 @@ func testStateSync(t *testing.T, a *Chain, set func(*config.Ledger)) {
 	defer b.Close()
 	ss := b.StateSync()
 	require.False(t, ss.IsInitialized())
+	require.True(t, ss.IsActive(), "on until Init decides")
 	require.NoError(t, ss.Init(a.BlockHeight()))
 	require.True(t, ss.IsActive())
 	require.EqualValues(t, 40, ss.SyncPoint())
@@ -197,8 +198,12 @@ func testStateSync(t *testing.T, a *Chain, set func(*config.Ledger)) {
 	forged.InvalidateCache()
 	require.ErrorIs(t, ss.AddBlock(&forged), ErrHeaderMismatch)
 	require.ErrorIs(t, ss.AddBlock(mustBlock(t, a, from+1)), ErrBlockIndex)
+	require.Equal(t, from-1, ss.BlockHeight())
 	for i := from; i <= to; i++ {
 		require.NoError(t, ss.AddBlock(mustBlock(t, a, i)), "block %d", i)
+		if i == from {
+			require.ErrorIs(t, ss.AddBlock(mustBlock(t, a, i)), ErrAlreadyExists)
+		}
 	}
 	require.False(t, ss.IsActive())
 	checkSynced(t, a, b)
