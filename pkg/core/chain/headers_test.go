@@ -106,3 +106,60 @@ func TestHeadersAhead(t *testing.T) {
 	require.EqualValues(t, blocks, c.HeaderHeight())
 	require.EqualValues(t, blocks, c.BlockHeight())
 }
+
+// emptyHeaders signs n headers of empty blocks on top of c's tip with
+// the standby validators' keys.
+func emptyHeaders(t *testing.T, c *Chain, n int) []*block.Header {
+	t.Helper()
+	g, err := makeGenerator(c, GenerateOptions{Validators: validatorKeys(t, 3)})
+	require.NoError(t, err)
+	prev := c.mu.tip
+	var out []*block.Header
+	for range n {
+		h := &block.Header{Version: block.VersionInitial, PrevHash: prev.Hash(), Timestamp: prev.Timestamp + 1,
+			Index: prev.Index + 1, NextConsensus: g.bft.hash}
+		h.PrimaryIndex = byte(h.Index % uint32(c.proto.ValidatorsCountAt(h.Index)))
+		h.Witness = g.bft.witness(h.SignData(g.magic))
+		h.InvalidateCache()
+		out = append(out, h)
+		prev = h
+	}
+	return out
+}
+
+// TestHeadersAheadBatches stores more headers than a hash batch holds:
+// the batches written ahead of the blocks and the walk back from the top
+// header give the same hashes after a reopen, and the blocks follow.
+func TestHeadersAheadBatches(t *testing.T) {
+	cfg := unitTestnet(t)
+	st := storage.NewMemoryStore()
+	open := func() *Chain {
+		n, err := NewNativeSet(&cfg.ProtocolConfiguration)
+		require.NoError(t, err)
+		c, err := Open(Config{Protocol: cfg.ProtocolConfiguration, Ledger: cfg.ApplicationConfiguration.Ledger,
+			Store: noCloseStore{st}, Natives: n, BloomCapacity: 1000})
+		require.NoError(t, err)
+		return c
+	}
+	c := open()
+	const n = headerBatch + 5
+	hdrs := emptyHeaders(t, c, n)
+	for i := 0; i < n; i += 500 {
+		require.NoError(t, c.AddHeaders(hdrs[i:min(i+500, n)]...))
+	}
+	for i := range 10 {
+		require.NoError(t, c.AddBlock(&block.Block{Header: *hdrs[i]}))
+	}
+	require.NoError(t, c.Close())
+	c = open()
+	defer c.Close()
+	require.EqualValues(t, 10, c.BlockHeight())
+	require.EqualValues(t, n, c.HeaderHeight())
+	for i, h := range hdrs {
+		got, ok := c.HeaderHashAt(uint32(i + 1))
+		require.True(t, ok)
+		require.Equal(t, h.Hash(), got, "header %d", i+1)
+	}
+	require.NoError(t, c.AddBlock(&block.Block{Header: *hdrs[10]}))
+	require.EqualValues(t, n, c.HeaderHeight())
+}

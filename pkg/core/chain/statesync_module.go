@@ -219,7 +219,7 @@ func (s *StateSync) advance() error {
 		if err := s.openRestorer(); err != nil {
 			return err
 		}
-		if !s.restorer.Done() {
+		if s.restorer != nil && !s.restorer.Done() {
 			return nil
 		}
 		s.restorer = nil
