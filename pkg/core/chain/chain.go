@@ -217,7 +217,7 @@ func Open(cfg Config) (*Chain, error) {
 		return nil, errors.Join(err, c.cache.Close())
 	}
 	c.mu.Lock()
-	c.metrics.loaded(c.mu.tip)
+	c.metrics.loaded(c.mu.tip, c.headerHeightLocked())
 	c.mu.Unlock()
 	c.stopPersist, c.loopDone = make(chan struct{}), make(chan struct{})
 	go func() {

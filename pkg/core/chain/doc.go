@@ -102,6 +102,7 @@
 // the state from P on; the local state roots start at P.
 //
 // Metrics (metrics.go, docs/monitoring.md): n3d_chain_block_height,
+// n3d_chain_header_height,
 // n3d_chain_persisted_height (the last block handed to the store),
 // n3d_chain_block_timestamp_seconds, n3d_chain_block_interval_seconds,
 // n3d_chain_transactions_total and n3d_chain_unpersisted_keys (the write

@@ -6,6 +6,8 @@ import (
 	"io"
 	"testing"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/n3d-io/n3d/pkg/core/block"
 	"github.com/n3d-io/n3d/pkg/storage"
 	"github.com/stretchr/testify/require"
@@ -133,11 +135,13 @@ func emptyHeaders(t *testing.T, c *Chain, n int) []*block.Header {
 func TestHeadersAheadBatches(t *testing.T) {
 	cfg := unitTestnet(t)
 	st := storage.NewMemoryStore()
+	var reg *prometheus.Registry
 	open := func() *Chain {
 		n, err := NewNativeSet(&cfg.ProtocolConfiguration)
 		require.NoError(t, err)
+		reg = prometheus.NewRegistry()
 		c, err := Open(Config{Protocol: cfg.ProtocolConfiguration, Ledger: cfg.ApplicationConfiguration.Ledger,
-			Store: noCloseStore{st}, Natives: n, BloomCapacity: 1000})
+			Store: noCloseStore{st}, Natives: n, BloomCapacity: 1000, Registerer: reg})
 		require.NoError(t, err)
 		return c
 	}
@@ -147,6 +151,7 @@ func TestHeadersAheadBatches(t *testing.T) {
 	for i := 0; i < n; i += 500 {
 		require.NoError(t, c.AddHeaders(hdrs[i:min(i+500, n)]...))
 	}
+	require.Equal(t, float64(n), gathered(t, reg)["n3d_chain_header_height"])
 	for i := range 10 {
 		require.NoError(t, c.AddBlock(&block.Block{Header: *hdrs[i]}))
 	}
@@ -155,6 +160,8 @@ func TestHeadersAheadBatches(t *testing.T) {
 	defer c.Close()
 	require.EqualValues(t, 10, c.BlockHeight())
 	require.EqualValues(t, n, c.HeaderHeight())
+	require.Equal(t, float64(n), gathered(t, reg)["n3d_chain_header_height"])
+	require.Equal(t, float64(10), gathered(t, reg)["n3d_chain_block_height"])
 	for i, h := range hdrs {
 		got, ok := c.HeaderHashAt(uint32(i + 1))
 		require.True(t, ok)
