@@ -409,12 +409,17 @@ func (s *StateSync) AddMPTNodes(nodes [][]byte) error {
 	c := s.c
 	c.addMu.Lock()
 	for _, n := range nodes {
-		if _, err := mpt.DecodeNode(n); err != nil {
-			errs = append(errs, fmt.Errorf("%w: node of %d bytes: %w", ErrStateSync, len(n), err))
+		ok, err := s.restorer.AddNode(n)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%w: %w", ErrStateSync, err))
 			continue
 		}
-		if _, err := s.restorer.AddNode(n); err != nil {
-			errs = append(errs, fmt.Errorf("%w: %w", ErrStateSync, err))
+		if !ok {
+			// Not missing: a duplicate, a node below one not arrived yet, or
+			// garbage, which is worth an error for the peer that sent it.
+			if _, err := mpt.DecodeNode(n); err != nil {
+				errs = append(errs, fmt.Errorf("%w: node of %d bytes: %w", ErrStateSync, len(n), err))
+			}
 		}
 	}
 	c.addMu.Unlock()
