@@ -55,7 +55,7 @@ func syncTarget(t *testing.T, st storage.Store) *Chain {
 }
 
 // syncTargetWith opens a node over st with the ledger settings set.
-func syncTargetWith(t *testing.T, st storage.Store, set func(*config.Ledger)) *Chain {
+func syncTargetWith(t testing.TB, st storage.Store, set func(*config.Ledger)) *Chain {
 	t.Helper()
 	cfg := syncConfig(t)
 	set(&cfg.ApplicationConfiguration.Ledger)
@@ -67,7 +67,7 @@ func syncTargetWith(t *testing.T, st storage.Store, set func(*config.Ledger)) *C
 	return c
 }
 
-func headersOf(t *testing.T, a *Chain, from, to uint32) []*block.Header {
+func headersOf(t testing.TB, a *Chain, from, to uint32) []*block.Header {
 	var out []*block.Header
 	for i := from; i <= to; i++ {
 		h, err := a.GetHeaderByIndex(i)
@@ -209,7 +209,7 @@ func testStateSync(t *testing.T, a *Chain, set func(*config.Ledger)) {
 	checkSynced(t, a, b)
 }
 
-func mustBlock(t *testing.T, a *Chain, i uint32) *block.Block {
+func mustBlock(t testing.TB, a *Chain, i uint32) *block.Block {
 	t.Helper()
 	blk, err := a.GetBlockByIndex(i)
 	require.NoError(t, err)
