@@ -68,7 +68,7 @@ func BenchmarkStateSync(b *testing.B) {
 			for _, x := range blks[:p] {
 				require.NoError(b, c.AddBlock(x))
 			}
-			b.ReportMetric(float64((processCPU()-cpu).Milliseconds()), "cpu-ms")
+			b.ReportMetric(float64((processCPU() - cpu).Milliseconds()), "cpu-ms")
 			require.NoError(b, c.Close())
 		}
 	})
@@ -96,7 +96,7 @@ func BenchmarkStateSync(b *testing.B) {
 				require.NoError(b, ss.AddBlock(blks[i-1]))
 			}
 			require.False(b, ss.IsActive())
-			b.ReportMetric(float64((processCPU()-cpu).Milliseconds()), "cpu-ms")
+			b.ReportMetric(float64((processCPU() - cpu).Milliseconds()), "cpu-ms")
 			require.NoError(b, c.Close())
 		}
 	})
