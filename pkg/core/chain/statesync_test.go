@@ -162,6 +162,10 @@ func testStateSync(t *testing.T, a *Chain, set func(*config.Ledger)) {
 	require.NoError(t, ss.Init(a.BlockHeight()))
 	require.True(t, ss.IsActive())
 	require.EqualValues(t, 40, ss.SyncPoint())
+	require.NoError(t, b.cache.Seek(storage.SeekRange{Prefix: storage.DataMPT.Bytes()}, func(k, _ []byte) bool {
+		t.Errorf("genesis trie node %x kept", k)
+		return false
+	}))
 	require.True(t, ss.NeedHeaders())
 	require.ErrorIs(t, ss.AddMPTNodes(nil), ErrStateSync, "nodes before headers")
 
@@ -227,6 +231,15 @@ func checkSynced(t *testing.T, a, b *Chain) {
 	require.NoError(t, err)
 	require.Equal(t, want.Root, b.CurrentStateRoot())
 	require.Equal(t, contractStorage(t, a.historicCopy(t, p)), contractStorage(t, b))
+	walked := func(c *Chain) int {
+		n := 0
+		require.NoError(t, c.WalkStateNodes(want.Root, func(util.Uint256, []byte) mpt.WalkAction {
+			n++
+			return mpt.WalkOn
+		}))
+		return n
+	}
+	require.Equal(t, walked(a), walked(b), "serves the trie at the sync point")
 	_, err = b.GetBlockByIndex(p - syncTestMTB + 1)
 	require.NoError(t, err, "first block of the window")
 	_, err = b.GetBlockByIndex(p - syncTestMTB)
