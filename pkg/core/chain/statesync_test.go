@@ -13,6 +13,7 @@ import (
 	"github.com/n3d-io/n3d/pkg/config"
 	"github.com/n3d-io/n3d/pkg/core/block"
 	"github.com/n3d-io/n3d/pkg/core/native"
+	"github.com/n3d-io/n3d/pkg/crypto/hash"
 	"github.com/n3d-io/n3d/pkg/mpt"
 	"github.com/n3d-io/n3d/pkg/storage"
 	"github.com/n3d-io/n3d/pkg/util"
@@ -110,6 +111,9 @@ func feedMPT(t *testing.T, a, b *Chain, rnd *rand.Rand, rounds int) {
 			require.ErrorIs(t, err, ErrStateSync)
 			require.Contains(t, err.Error(), fmt.Sprintf("node of %d bytes", len(bad)))
 		}
+		badHash := hash.DoubleSha256(bad)
+		_, err := b.cache.Get(append(storage.DataMPT.Bytes(), badHash[:]...))
+		require.ErrorIs(t, err, storage.ErrKeyNotFound, "corrupted node stored")
 	}
 }
 
@@ -189,6 +193,9 @@ func testStateSync(t *testing.T, a *Chain, set func(*config.Ledger)) {
 	feedMPT(t, a, b, rnd, 1000)
 	require.False(t, ss.NeedMPTNodes())
 	require.True(t, ss.NeedBlocks())
+	root := hdrs[40].PrevStateRoot // header 41
+	_, err = b.cache.Get(append(storage.DataMPT.Bytes(), root[:]...))
+	require.NoError(t, err, "the nodes are stored where feedMPT looks for the corrupted ones")
 	from, to, ok := ss.BlockRange()
 	require.True(t, ok)
 	require.EqualValues(t, 40-syncTestMTB+1, from)
