@@ -391,3 +391,39 @@ func TestStateSyncOff(t *testing.T) {
 	_, err = Open(Config{Protocol: cfg.ProtocolConfiguration, Store: storage.NewMemoryStore(), Natives: n, BloomCapacity: 1000})
 	require.ErrorIs(t, err, ErrBadConfig)
 }
+
+// syncFrom synchronises dst's state from src's headers, trie nodes and
+// blocks only.
+func syncFrom(t *testing.T, src, dst *Chain, rnd *rand.Rand) {
+	t.Helper()
+	ss := dst.StateSync()
+	require.NoError(t, ss.Init(src.BlockHeight()))
+	require.True(t, ss.NeedHeaders())
+	top := src.HeaderHeight()
+	for i := uint32(1); i <= top; i += 7 {
+		require.NoError(t, ss.AddHeaders(headersOf(t, src, i, min(i+6, top))...))
+	}
+	feedMPT(t, src, dst, rnd, 1000)
+	from, to, ok := ss.BlockRange()
+	require.True(t, ok)
+	for i := from; i <= to; i++ {
+		require.NoError(t, ss.AddBlock(mustBlock(t, src, i)))
+	}
+	require.False(t, ss.IsActive())
+}
+
+// TestStateSyncFromLightNode: a node that synchronised its state serves
+// the next one (headers, including those below its blocks; the trie at
+// the sync point; the blocks of the window).
+func TestStateSyncFromLightNode(t *testing.T) {
+	a := syncSource(t)
+	rnd := rand.New(rand.NewPCG(5, 6))
+	b := syncTarget(t, storage.NewMemoryStore())
+	defer b.Close()
+	syncFrom(t, a, b, rnd)
+	require.Greater(t, b.HeaderHeight(), b.BlockHeight())
+	c := syncTarget(t, storage.NewMemoryStore())
+	defer c.Close()
+	syncFrom(t, b, c, rnd)
+	checkSynced(t, a, c)
+}
