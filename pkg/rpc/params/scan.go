@@ -51,6 +51,25 @@ func scanObject(data []byte) (*In, bool) {
 	}
 }
 
+// interned are the version and the methods asked most often under load:
+// their names are not allocated for every request.
+var interned = func() map[string]string {
+	m := map[string]string{}
+	for _, s := range []string{Version, "sendrawtransaction", "getblockcount", "getblock", "getversion",
+		"getrawtransaction", "getapplicationlog", "getblockhash", "getnep17balances", "invokefunction",
+		"invokescript", "calculatenetworkfee", "getrawmempool", "gettransactionheight", "getbestblockhash"} {
+		m[s] = s
+	}
+	return m
+}()
+
+func intern(b []byte) string {
+	if s, ok := interned[string(b)]; ok {
+		return s
+	}
+	return string(b)
+}
+
 // scanner reads JSON from data at pos.
 type scanner struct {
 	data []byte
@@ -66,10 +85,10 @@ func (s *scanner) member(in *In, key []byte) (uint8, bool) {
 			return 0, false
 		}
 		if key[0] == 'j' {
-			in.JSONRPC = string(v)
+			in.JSONRPC = intern(v)
 			return 1, true
 		}
-		in.Method = string(v)
+		in.Method = intern(v)
 		return 2, true
 	case "id":
 		start := s.pos

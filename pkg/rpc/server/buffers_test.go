@@ -103,3 +103,13 @@ func TestSharedDeadline(t *testing.T) {
 	d.cur.Load().until = time.Time{} // the step is over
 	require.NotSame(t, first, d.context())
 }
+
+// TestBase64ResultAppendJSON: binary results are written as json.Marshal
+// writes a []byte.
+func TestBase64ResultAppendJSON(t *testing.T) {
+	for _, b := range [][]byte{nil, {}, {0}, []byte("\xff\xfe<>&"), make([]byte, 5000)} {
+		want, err := json.Marshal(b)
+		require.NoError(t, err)
+		require.Equal(t, string(want), string(base64Result(b).appendJSON(nil)))
+	}
+}

@@ -1,6 +1,8 @@
 package server
 
 import (
+	"encoding/base64"
+
 	"github.com/n3d-io/n3d/pkg/rpc/params"
 )
 
@@ -31,4 +33,18 @@ func appendPlainResponse(dst []byte, r *response) ([]byte, bool) {
 // dst, without reflection.
 type jsonAppender interface {
 	appendJSON(dst []byte) []byte
+}
+
+// base64Result is a binary result (a block, a header, a transaction):
+// json.Marshal would write it as a base64 string, through a temporary
+// buffer and a copy of the whole answer; appendJSON writes it directly.
+type base64Result []byte
+
+func (r base64Result) appendJSON(dst []byte) []byte {
+	if r == nil {
+		return append(dst, "null"...)
+	}
+	dst = append(dst, '"')
+	dst = base64.StdEncoding.AppendEncode(dst, r)
+	return append(dst, '"')
 }

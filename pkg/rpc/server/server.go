@@ -395,6 +395,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if req.In != nil {
 		resp := s.handle(req.In, buf.result[:0])
+		buf.result = resp.Result[:0] // appended to it, or a new result of Marshal: reused
 		s.writeResponse(w, &resp, buf)
 		return
 	}
