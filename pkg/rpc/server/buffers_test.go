@@ -14,6 +14,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/util"
 )
 
@@ -112,4 +113,16 @@ func TestBase64ResultAppendJSON(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, string(want), string(base64Result(b).appendJSON(nil)))
 	}
+}
+
+// TestTxRelayResult: an accepted transaction's answer is relayResult's.
+func TestTxRelayResult(t *testing.T) {
+	tx := &transaction.Transaction{Script: []byte{1}, Signers: []transaction.Signer{{}},
+		Witnesses: []transaction.Witness{{}}}
+	want, err := json.Marshal(relayResult{Hash: tx.Hash()})
+	require.NoError(t, err)
+	got, err := json.Marshal(txRelayResult{tx})
+	require.NoError(t, err)
+	require.Equal(t, string(want), string(got))
+	require.Equal(t, string(want), string(txRelayResult{tx}.appendJSON(nil)))
 }

@@ -48,20 +48,35 @@ type relayResult struct {
 }
 
 // appendJSON appends what json.Marshal writes for r.
-func (r *relayResult) appendJSON(dst []byte) []byte {
+func (r *relayResult) appendJSON(dst []byte) []byte { return appendHashResult(dst, &r.Hash) }
+
+func appendHashResult(dst []byte, h *util.Uint256) []byte {
 	const digits = "0123456789abcdef"
 	dst = append(dst, `{"hash":"0x`...)
-	for i := len(r.Hash) - 1; i >= 0; i-- { // big-endian, as Uint256.String
-		dst = append(dst, digits[r.Hash[i]>>4], digits[r.Hash[i]&0xf])
+	for i := len(h) - 1; i >= 0; i-- { // big-endian, as Uint256.String
+		dst = append(dst, digits[h[i]>>4], digits[h[i]&0xf])
 	}
 	return append(dst, `"}`...)
 }
+
+// txRelayResult is relayResult of an accepted transaction: one pointer,
+// so it becomes an interface value without an allocation.
+type txRelayResult struct{ tx *transaction.Transaction }
+
+func (r txRelayResult) appendJSON(dst []byte) []byte {
+	h := r.tx.Hash()
+	return appendHashResult(dst, &h)
+}
+
+// MarshalJSON writes relayResult's JSON (for a caller that marshals
+// results itself).
+func (r txRelayResult) MarshalJSON() ([]byte, error) { return r.appendJSON(nil), nil }
 
 // txRelayAnswer turns the verdict on a transaction into the answer
 // (relay_errors.go words the rejections).
 func (s *Server) txRelayAnswer(err error, tx *transaction.Transaction) (any, *result.Error) {
 	if err == nil {
-		return &relayResult{Hash: tx.Hash()}, nil
+		return txRelayResult{tx}, nil
 	}
 	return nil, s.txRejection(err, tx)
 }
