@@ -109,7 +109,8 @@ type Config struct {
 	// and the mempool's sentinels. Nil: sendrawtransaction fails.
 	SubmitTx func(ctx context.Context, tx *transaction.Transaction) error
 	// SubmitTimeout bounds the wait for SubmitTx (DefaultSubmitTimeout
-	// when 0).
+	// when 0; the requests of one second share a deadline, so a wait may
+	// last up to a second more).
 	SubmitTimeout time.Duration
 	// SubmitBlock adds a block of submitblock to the chain (chain.AddBlock;
 	// the node relays the blocks its chain adds). Nil: submitblock fails.
