@@ -46,10 +46,30 @@ type Transaction struct {
 	size   int
 }
 
+// oneSigner is a transaction with room for one signer and its witness,
+// what most transactions have: NewTransactionFromBytes makes the three in
+// one allocation instead of three (sized uses the room).
+type oneSigner struct {
+	tx      Transaction
+	signer  [1]Signer
+	witness [1]Witness
+}
+
+// sized returns s[:n] when s is empty with room for n (the room laid out
+// by NewTransactionFromBytes), else a new slice of n zero values.
+func sized[T any](s []T, n uint64) []T {
+	if len(s) == 0 && n > 0 && n <= uint64(cap(s)) {
+		return s[:n]
+	}
+	return make([]T, n)
+}
+
 // NewTransactionFromBytes decodes a transaction that must fill b exactly.
 // The transaction's scripts alias b: do not modify b afterwards.
 func NewTransactionFromBytes(b []byte) (*Transaction, error) {
-	t := new(Transaction)
+	o := new(oneSigner)
+	t := &o.tx
+	t.Signers, t.Witnesses = o.signer[:0], o.witness[:0]
 	r := io.NewBinReaderFromBuf(b)
 	t.DecodeBinaryBuf(r, b)
 	if r.Err != nil {
@@ -145,7 +165,7 @@ func (t *Transaction) decodeSigners(r *io.BinReader) {
 		setErr(r, fmt.Errorf("%w: %d", ErrTooManySigners, n))
 		return
 	}
-	t.Signers = make([]Signer, n)
+	t.Signers = sized(t.Signers, n)
 	for i := range t.Signers {
 		t.Signers[i].DecodeBinary(r)
 		if r.Err != nil {
@@ -199,7 +219,7 @@ func (t *Transaction) decodeWitnesses(r *io.BinReader, buf []byte) {
 		setErr(r, fmt.Errorf("%w: %d witnesses, %d signers", ErrWitnessCount, n, len(t.Signers)))
 		return
 	}
-	t.Witnesses = make([]Witness, n)
+	t.Witnesses = sized(t.Witnesses, n)
 	for i := range t.Witnesses {
 		t.Witnesses[i].decodeBuf(r, buf)
 	}

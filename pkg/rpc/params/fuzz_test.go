@@ -102,3 +102,30 @@ func FuzzPlainString(f *testing.F) {
 		}
 	})
 }
+
+// FuzzScanObject checks Decode's reflection-free shortcut against the
+// Decoder path: where it takes a body, decodeObject (checked against the
+// general path by FuzzDecodeObject) gives the same request.
+func FuzzScanObject(f *testing.F) {
+	for _, s := range []string{
+		`{"jsonrpc": "2.0", "id": 1, "method": "sendrawtransaction", "params": ["AAEC"]}`,
+		`{"jsonrpc":"2.0","id":"a-1","method":"getblock","params":[1,true,null,-0.5e+3,"x"]} x`,
+		`{"params":[]}`, `{}`, ` {"id":01}`, `{"id":null}`, `{"method":"a","method":"b"}`, `{"Method":"a"}`,
+		`{"params":[1,]}`, `{"params":[{}]}`, `{"method":"\u0041"}`, `{"id":1.0}`, `{"params":[tru]}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		in, ok := scanObject(data)
+		if !ok {
+			return
+		}
+		slow := decodeObject(data)
+		if slow == nil {
+			t.Fatalf("shortcut took %q, the Decoder path did not", data)
+		}
+		if !reflect.DeepEqual(in, slow.In) {
+			t.Fatalf("shortcut %+v, Decoder %+v", in, slow.In)
+		}
+	})
+}

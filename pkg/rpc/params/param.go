@@ -74,8 +74,8 @@ func (p *Param) GetString() (string, error) {
 	if p == nil {
 		return "", ErrMissing
 	}
-	if s, ok := plainString(p.RawMessage); ok {
-		return s, nil
+	if b, ok := p.PlainBytes(); ok {
+		return string(b), nil
 	}
 	switch v := p.scalar().(type) {
 	case string:
@@ -88,21 +88,42 @@ func (p *Param) GetString() (string, error) {
 	return "", ErrNotStr
 }
 
-// plainString is raw's value when raw is a JSON string of printable
-// ASCII without escapes (a base64 transaction, a hash, an address): what
-// json.Unmarshal into a string gives, without its scans and copies. Any
-// other string takes the general way.
+// plainString is raw's value when raw is a JSON string of printable ASCII
+// without escapes (a base64 transaction, a hash, an address): its
+// contents, what json.Unmarshal into a string gives, without its scans.
+// Any other string takes the general way.
 func plainString(raw []byte) (string, bool) {
-	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+	if !isPlainString(raw) {
 		return "", false
 	}
-	in := raw[1 : len(raw)-1]
-	for _, c := range in {
+	return string(raw[1 : len(raw)-1]), true
+}
+
+func isPlainString(raw []byte) bool {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return false
+	}
+	for _, c := range raw[1 : len(raw)-1] {
 		if c < 0x20 || c == '"' || c == '\\' || c >= 0x7f {
-			return "", false
+			return false
 		}
 	}
-	return string(in), true
+	return true
+}
+
+// PlainBytes returns the contents of a string parameter of printable
+// ASCII without escapes (a base64 transaction, a hash) without copying
+// them: they alias the request, do not modify them. It reports false for
+// a missing parameter and any other value (GetString then reads it).
+func (p *Param) PlainBytes() ([]byte, bool) {
+	if p == nil {
+		return nil, false
+	}
+	raw := p.RawMessage
+	if !isPlainString(raw) {
+		return nil, false
+	}
+	return raw[1 : len(raw)-1 : len(raw)-1], true
 }
 
 // GetStringStrict returns a JSON string parameter.

@@ -199,3 +199,35 @@ func TestSignerAddressErrors(t *testing.T) {
 		require.EqualError(t, err, want, acc)
 	}
 }
+
+// TestScanObject: the shapes clients send under load take the shortcut
+// (their IDs and parameters aliasing the body), the others are left to
+// encoding/json.
+func TestScanObject(t *testing.T) {
+	for _, s := range []string{
+		`{"jsonrpc": "2.0", "id": 1, "method": "sendrawtransaction", "params": ["AAEC+/=="]}`,
+		`{"jsonrpc":"2.0","method":"getblock","params":[12,1],"id":"x-1"}`,
+		` {"jsonrpc":"2.0","id":7,"method":"getblockcount","params":[]}` + "\n",
+		`{"jsonrpc":"2.0","id":-3,"method":"getblock","params":[-1.5e3,true,false,null]}`,
+	} {
+		in, ok := scanObject([]byte(s))
+		require.True(t, ok, s)
+		require.Equal(t, Version, in.JSONRPC)
+		require.NotEmpty(t, in.Method)
+		require.NotNil(t, in.Params)
+	}
+	in, ok := scanObject([]byte(`{"jsonrpc":"2.0","id":1,"method":"m","params":["ab"]}`))
+	require.True(t, ok)
+	require.Equal(t, json.RawMessage("1"), in.ID)
+	require.Equal(t, Params{{json.RawMessage(`"ab"`)}}, in.Params)
+	require.Equal(t, len(in.Params[0].RawMessage), cap(in.Params[0].RawMessage), "capped: an append never writes into the body")
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","id":null,"method":"m"}`, `{"jsonrpc":"2.0","id":1.5,"method":"m"}`,
+		`{"jsonrpc":"2.0","method":"m\u0041"}`, `{"Method":"m"}`, `{"method":"m","extra":1}`,
+		`{"method":"m","method":"n"}`, `{"params":[[1]]}`, `{"params":[{}]}`, `{"params":null}`,
+		`{"params":[1 2]}`, `[{"method":"m"}]`, `{"method":"m"`, `{"id":01}`, `{"params":[-]}`,
+	} {
+		_, ok := scanObject([]byte(s))
+		require.False(t, ok, s)
+	}
+}

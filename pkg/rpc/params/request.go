@@ -46,8 +46,13 @@ type Request struct {
 // -32700 answer): a body that is not JSON is "error parsing JSON payload:
 // …", anything but an object or an array "`[` expected, got …", an empty
 // batch ErrEmptyRequest. A batch may hold maxBatch+1 requests, as neo-go's
-// check comes before the element it counts.
+// check comes before the element it counts. The request's ID and
+// parameters may alias data (scanObject): data must not be modified while
+// the request is in use.
 func Decode(data []byte, maxBatch int) (*Request, error) {
+	if in, ok := scanObject(data); ok {
+		return &Request{In: in}, nil
+	}
 	if r := decodeObject(data); r != nil {
 		return r, nil
 	}

@@ -9,12 +9,17 @@
 // # Data flow
 //
 //	HTTP POST ─▶ ServeHTTP: body bounded by MaxRequestBodyBytes (headers by
-//	             MaxRequestHeaderBytes in Run's http.Server)
+//	             MaxRequestHeaderBytes in Run's http.Server), read into a
+//	             pooled buffer (buffers.go)
 //	          ─▶ params.Decode: one request or a batch of ≤ MaxBatchSize
+//	             (the common request object scanned without reflection)
 //	          ─▶ handle: version check, method table (handlers.go), metrics
 //	          ─▶ handler: reads the chain through Ledger and its views,
 //	             wraps the records in pkg/rpc/result types
-//	          ─▶ response {"id","jsonrpc","result"|"error"} (a batch: an array)
+//	          ─▶ response {"id","jsonrpc","result"|"error"} (a batch: an array);
+//	             a plain answer appended into a pooled buffer, a result
+//	             that writes its own JSON (jsonAppender) without
+//	             encoding/json (response_fast.go)
 //
 // The server reads the chain's state only through read-only views the
 // chain hands out (Ledger.LatestView, ViewAt, ViewAtRoot, TrieAt: the

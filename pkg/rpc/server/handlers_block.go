@@ -61,7 +61,7 @@ func (s *Server) getBlock(ps params.Params) (any, *result.Error) {
 	if err != nil {
 		return nil, internal("block encoding", err)
 	}
-	return raw, nil
+	return base64Result(raw), nil
 }
 
 func (s *Server) getBlockHeader(ps params.Params) (any, *result.Error) {
@@ -85,7 +85,7 @@ func headerBytes(h *block.Header) (any, *result.Error) {
 	if w.Err != nil {
 		return nil, internal("header encoding", w.Err)
 	}
-	return w.Bytes(), nil
+	return base64Result(w.Bytes()), nil
 }
 
 // getBlockSysFee returns the sum of the system fees of a block's
@@ -157,7 +157,7 @@ func rawTx(tx *transaction.Transaction) (any, *result.Error) {
 	if err != nil {
 		return nil, internal("transaction encoding", err)
 	}
-	return raw, nil
+	return base64Result(raw), nil
 }
 
 func (s *Server) getTransactionHeight(ps params.Params) (any, *result.Error) {

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -48,35 +47,67 @@ type relayResult struct {
 	Hash util.Uint256 `json:"hash"`
 }
 
+// appendJSON appends what json.Marshal writes for r.
+func (r *relayResult) appendJSON(dst []byte) []byte { return appendHashResult(dst, &r.Hash) }
+
+func appendHashResult(dst []byte, h *util.Uint256) []byte {
+	const digits = "0123456789abcdef"
+	dst = append(dst, `{"hash":"0x`...)
+	for i := len(h) - 1; i >= 0; i-- { // big-endian, as Uint256.String
+		dst = append(dst, digits[h[i]>>4], digits[h[i]&0xf])
+	}
+	return append(dst, `"}`...)
+}
+
+// txRelayResult is relayResult of an accepted transaction: one pointer,
+// so it becomes an interface value without an allocation.
+type txRelayResult struct{ tx *transaction.Transaction }
+
+func (r txRelayResult) appendJSON(dst []byte) []byte {
+	h := r.tx.Hash()
+	return appendHashResult(dst, &h)
+}
+
+// MarshalJSON writes relayResult's JSON (for a caller that marshals
+// results itself).
+func (r txRelayResult) MarshalJSON() ([]byte, error) { return r.appendJSON(nil), nil }
+
 // txRelayAnswer turns the verdict on a transaction into the answer
 // (relay_errors.go words the rejections).
 func (s *Server) txRelayAnswer(err error, tx *transaction.Transaction) (any, *result.Error) {
 	if err == nil {
-		return relayResult{Hash: tx.Hash()}, nil
+		return txRelayResult{tx}, nil
 	}
 	return nil, s.txRejection(err, tx)
 }
 
 // base64Param reads a base64 string parameter of at most maxBytes decoded
 // bytes (the encoded length is checked first, so an oversized request is
-// never decoded).
+// never decoded). A plain string (no escapes) is decoded straight from the
+// request into a buffer of the decoded size, the one copy of the bytes
+// (a transaction's scripts alias it).
 func base64Param(ps params.Params, what string, maxBytes int) ([]byte, *result.Error) {
 	if len(ps) < 1 && what == "transaction" {
 		return nil, result.NewInvalidParamsError("not enough parameters")
 	}
-	s, err := ps.Value(0).GetString()
-	if err != nil {
-		return nil, result.NewInvalidParamsError(fmt.Sprintf("not a string: %s", err))
+	src, ok := ps.Value(0).PlainBytes()
+	if !ok {
+		s, err := ps.Value(0).GetString()
+		if err != nil {
+			return nil, result.NewInvalidParamsError(fmt.Sprintf("not a string: %s", err))
+		}
+		src = []byte(s)
 	}
-	if limit := base64.StdEncoding.EncodedLen(maxBytes); len(s) > limit {
+	if limit := base64.StdEncoding.EncodedLen(maxBytes); len(src) > limit {
 		return nil, errInvalidSize.WithData(fmt.Sprintf(
-			"base64-encoded %s size exceeds maximum allowed: %d vs %d", what, len(s), limit))
+			"base64-encoded %s size exceeds maximum allowed: %d vs %d", what, len(src), limit))
 	}
-	raw, err := base64.StdEncoding.DecodeString(s)
+	raw := make([]byte, base64.StdEncoding.DecodedLen(len(src)))
+	n, err := base64.StdEncoding.Decode(raw, src)
 	if err != nil {
 		return nil, result.NewInvalidParamsError(fmt.Sprintf("not a base64: %s", err))
 	}
-	return raw, nil
+	return raw[:n:n], nil
 }
 
 func (s *Server) sendRawTransaction(ps params.Params) (any, *result.Error) {
@@ -91,9 +122,7 @@ func (s *Server) sendRawTransaction(ps params.Params) (any, *result.Error) {
 	if s.cfg.SubmitTx == nil {
 		return nil, result.NewInternalError("no memory pool: transactions are not accepted")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), s.cfg.SubmitTimeout)
-	defer cancel()
-	return s.txRelayAnswer(s.cfg.SubmitTx(ctx, tx), tx)
+	return s.txRelayAnswer(s.cfg.SubmitTx(s.submitDeadline.context(), tx), tx)
 }
 
 func (s *Server) submitBlock(ps params.Params) (any, *result.Error) {
@@ -110,7 +139,7 @@ func (s *Server) submitBlock(ps params.Params) (any, *result.Error) {
 	}
 	switch err := s.cfg.SubmitBlock(b); {
 	case err == nil:
-		return relayResult{Hash: b.Hash()}, nil
+		return &relayResult{Hash: b.Hash()}, nil
 	case errors.Is(err, chain.ErrAlreadyExists): // neo-go's words
 		return nil, errAlreadyExists.WithData(fmt.Sprintf(
 			"already exists in blockchain: block with index %d is already on chain", b.Index))

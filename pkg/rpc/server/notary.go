@@ -53,7 +53,7 @@ func (s *Server) submitNotaryRequest(ps params.Params) (any, *result.Error) {
 	err = s.cfg.Notary.SubmitNotaryRequest(r)
 	switch {
 	case err == nil:
-		return relayResult{Hash: fb.Hash()}, nil
+		return &relayResult{Hash: fb.Hash()}, nil
 	case errors.Is(err, mempool.ErrDup):
 		return nil, errAlreadyInPool.WithData(notaryPoolPrefix + "already exists in mempool")
 	case errors.Is(err, mempool.ErrOOM):

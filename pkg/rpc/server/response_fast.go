@@ -1,6 +1,8 @@
 package server
 
 import (
+	"encoding/base64"
+
 	"github.com/n3d-io/n3d/pkg/rpc/params"
 )
 
@@ -12,7 +14,7 @@ import (
 // goes through the Encoder. This skips the Encoder's reflection and its
 // second scan of the result on every sendrawtransaction answer.
 func appendPlainResponse(dst []byte, r *response) ([]byte, bool) {
-	if r.Error != nil || len(r.Result) == 0 || r.JSONRPC != params.Version || !plainID(r.ID) {
+	if r.Error != nil || len(r.Result) == 0 || r.JSONRPC != params.Version || !params.PlainID(r.ID) {
 		return dst, false
 	}
 	dst = append(dst, `{"id":`...)
@@ -26,35 +28,23 @@ func appendPlainResponse(dst []byte, r *response) ([]byte, bool) {
 	return append(dst, "}\n"...), true
 }
 
-// plainID reports whether id is empty, a run of digits with an optional
-// minus sign, or a string of letters, digits and "-_.:" — JSON the Encoder
-// would write unchanged.
-func plainID(id []byte) bool {
-	if len(id) == 0 {
-		return true
+// jsonAppender is a method result that writes its own JSON: exactly what
+// json.Marshal would write for it (compact, HTML-escaped), appended to
+// dst, without reflection.
+type jsonAppender interface {
+	appendJSON(dst []byte) []byte
+}
+
+// base64Result is a binary result (a block, a header, a transaction):
+// json.Marshal would write it as a base64 string, through a temporary
+// buffer and a copy of the whole answer; appendJSON writes it directly.
+type base64Result []byte
+
+func (r base64Result) appendJSON(dst []byte) []byte {
+	if r == nil {
+		return append(dst, "null"...)
 	}
-	if id[0] == '"' {
-		if len(id) < 2 || id[len(id)-1] != '"' {
-			return false
-		}
-		for _, c := range id[1 : len(id)-1] {
-			if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '-' || c == '_' || c == '.' || c == ':') {
-				return false
-			}
-		}
-		return true
-	}
-	digits := id
-	if digits[0] == '-' {
-		digits = digits[1:]
-	}
-	if len(digits) == 0 || (digits[0] == '0' && len(digits) > 1) {
-		return false
-	}
-	for _, c := range digits {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
+	dst = append(dst, '"')
+	dst = base64.StdEncoding.AppendEncode(dst, r)
+	return append(dst, '"')
 }

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"strings"
@@ -110,7 +109,8 @@ type Config struct {
 	// and the mempool's sentinels. Nil: sendrawtransaction fails.
 	SubmitTx func(ctx context.Context, tx *transaction.Transaction) error
 	// SubmitTimeout bounds the wait for SubmitTx (DefaultSubmitTimeout
-	// when 0).
+	// when 0; the requests of one second share a deadline, so a wait may
+	// last up to a second more).
 	SubmitTimeout time.Duration
 	// SubmitBlock adds a block of submitblock to the chain (chain.AddBlock;
 	// the node relays the blocks its chain adds). Nil: submitblock fails.
@@ -215,6 +215,9 @@ type Server struct {
 	addrsMu sync.Mutex
 	addrs   []net.Addr // bound by Run or Start
 
+	// submitDeadline gives SubmitTx its contexts (deadline.go).
+	submitDeadline sharedDeadline
+
 	ws wsHubRef // the /ws clients (ws.go)
 }
 
@@ -231,8 +234,9 @@ func New(cfg Config, l Ledger) (*Server, error) {
 		return nil, err
 	}
 	return &Server{cfg: cfg, chain: l, log: cfg.Log, metrics: m,
-		tokens:   &tokenTracker{accounts: map[util.Uint160]*account{}},
-		sessions: newSessionPool(cfg, l.Config().TimePerBlock)}, nil
+		tokens:         &tokenTracker{accounts: map[util.Uint160]*account{}},
+		sessions:       newSessionPool(cfg, l.Config().TimePerBlock),
+		submitDeadline: sharedDeadline{timeout: cfg.SubmitTimeout}}, nil
 }
 
 // Run serves the RPC addresses (and the TLS ones when enabled) until ctx
@@ -378,23 +382,27 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			fmt.Sprintf("invalid method '%s', please retry with 'POST'", r.Method))))
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, int64(s.cfg.MaxRequestBodyBytes)))
+	buf := getBuffers()
+	defer buf.put()
+	body, err := buf.readBody(w, r, s.cfg.MaxRequestBodyBytes)
 	if err != nil {
 		s.write(w, errorResponse(result.NewParseError(err.Error())))
 		return
 	}
-	req, err := params.Decode(body, s.cfg.MaxBatchSize)
+	req, err := params.Decode(body, s.cfg.MaxBatchSize) // may alias body until we return
 	if err != nil {
 		s.write(w, errorResponse(result.NewParseError(err.Error())))
 		return
 	}
 	if req.In != nil {
-		s.write(w, s.handle(req.In))
+		resp := s.handle(req.In, buf.result[:0])
+		buf.result = resp.Result[:0] // appended to it, or a new result of Marshal: reused
+		s.writeResponse(w, &resp, buf)
 		return
 	}
 	out := make([]response, len(req.Batch))
 	for i := range req.Batch {
-		out[i] = s.handle(&req.Batch[i])
+		out[i] = s.handle(&req.Batch[i], nil)
 	}
 	s.write(w, out)
 }
@@ -409,25 +417,44 @@ func setCORS(h http.Header) {
 }
 
 func (s *Server) write(w http.ResponseWriter, v any) {
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	if s.cfg.EnableCORSWorkaround {
-		setCORS(w.Header())
-	}
-	if r, ok := v.(response); ok { // response_fast.go
-		if b, ok := appendPlainResponse(nil, &r); ok {
-			if _, err := w.Write(b); err != nil {
-				s.log.Warn("writing RPC response", zap.Error(err))
-			}
-			return
-		}
-	}
+	s.setHeaders(w)
 	if err := json.NewEncoder(w).Encode(v); err != nil {
 		s.log.Warn("writing RPC response", zap.Error(err))
 	}
 }
 
-// handle runs one request and packs its answer.
-func (s *Server) handle(in *params.In) response {
+// writeResponse writes one answer, without the Encoder's reflection when
+// appendPlainResponse can write it (response_fast.go), into buf's output
+// buffer.
+func (s *Server) writeResponse(w http.ResponseWriter, r *response, buf *buffers) {
+	b, ok := appendPlainResponse(buf.out[:0], r)
+	if !ok {
+		s.write(w, r)
+		return
+	}
+	buf.out = b
+	s.setHeaders(w)
+	if _, err := w.Write(b); err != nil {
+		s.log.Warn("writing RPC response", zap.Error(err))
+	}
+}
+
+// jsonContentType is the Content-Type of every answer, one shared slice
+// (http.Header.Set would allocate it for every request; net/http only
+// reads it).
+var jsonContentType = []string{"application/json; charset=utf-8"}
+
+func (s *Server) setHeaders(w http.ResponseWriter) {
+	h := w.Header()
+	h["Content-Type"] = jsonContentType
+	if s.cfg.EnableCORSWorkaround {
+		setCORS(h)
+	}
+}
+
+// handle runs one request and packs its answer. A result that writes its
+// own JSON (jsonAppender) is appended to dst, which may be nil.
+func (s *Server) handle(in *params.In, dst []byte) response {
 	resp := response{ID: in.ID, JSONRPC: in.JSONRPC}
 	if in.JSONRPC != params.Version {
 		resp.Error = result.NewInvalidParamsError(fmt.Sprintf("problem parsing JSON: invalid version, expected 2.0 got '%s'", in.JSONRPC))
@@ -443,7 +470,9 @@ func (s *Server) handle(in *params.In) response {
 		return resp
 	}
 	res, rerr := h(s, in.Params)
-	if rerr == nil {
+	if a, ok := res.(jsonAppender); ok && rerr == nil {
+		resp.Result = a.appendJSON(dst)
+	} else if rerr == nil {
 		b, err := json.Marshal(res)
 		if err != nil {
 			rerr = result.NewInternalError(fmt.Sprintf("response can't be JSONized: %s", err))

@@ -82,7 +82,7 @@ var wsHandlers = map[string]func(s *Server, ps params.Params, c *wsClient) (any,
 func (s *Server) handleWS(in *params.In, c *wsClient) response {
 	h, ok := wsHandlers[in.Method]
 	if !ok || in.JSONRPC != params.Version {
-		return s.handle(in)
+		return s.handle(in, nil)
 	}
 	start := time.Now()
 	resp := response{ID: in.ID, JSONRPC: in.JSONRPC}
