@@ -31,9 +31,12 @@ const (
 
 // restoreCacheKeys bounds the keys of a restore's write cache
 // (chain.RestoreOptions.CacheKeys): a node persists once a second, a
-// restore of large blocks adds several a second and would keep them all
-// in memory until then, so its peak grew with its speed.
-var restoreCacheKeys = 32768
+// restore of large blocks adds several a second and kept them all in
+// memory until then, so its peak grew with its speed (a quiet machine's
+// restore peaked higher than a loaded one's). neo-bench's chain of NEO
+// transfers wrote ~1 key per transaction: this is 2-5 of its blocks, about
+// half a second of a quiet machine's restore.
+const restoreCacheKeys = 8192
 
 // openRestoreChain opens the configured database with a restore's
 // memtable and the chain in it.
