@@ -194,7 +194,8 @@ func restoreDB(ctx context.Context, cfg config.Config, log *zap.Logger, o Restor
 		}
 		defer func() { err = errors.Join(err, sd.Close()) }()
 	}
-	c, err := openChain(cfg, log, onChanges)
+	defer restoreGC(os.Getenv)()
+	c, err := openRestoreChain(cfg, log, onChanges)
 	if err != nil {
 		return fmt.Errorf("db restore: %w", err)
 	}
@@ -209,7 +210,7 @@ func restoreDB(ctx context.Context, cfg config.Config, log *zap.Logger, o Restor
 	if genesisMade && firstDumpIndex(in) == 0 {
 		sd.add(0, genesis)
 	}
-	if _, err := chain.Restore(ctx, c, in, chain.RestoreOptions{Count: o.Count, Log: log}); err != nil {
+	if _, err := chain.Restore(ctx, c, in, chain.RestoreOptions{Count: o.Count, Log: log, CacheKeys: restoreCacheKeys}); err != nil {
 		return fmt.Errorf("db restore: %w", err)
 	}
 	return nil

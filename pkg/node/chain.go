@@ -19,6 +19,13 @@ func OpenChain(cfg config.Config, log *zap.Logger, onChanges func(uint32, []chai
 	return openChain(cfg, log, nil, nil, onChanges, nil)
 }
 
+// OpenChainOn is OpenChain on st instead of the database cfg names (the
+// chain closes st): `db restore` opens the configured database itself,
+// tuned for a batch job (StoreConfig, then a smaller memtable).
+func OpenChainOn(cfg config.Config, log *zap.Logger, st storage.Store, onChanges func(uint32, []chain.StorageChange)) (*chain.Chain, error) {
+	return openChain(cfg, log, st, nil, onChanges, nil)
+}
+
 // openChain opens the chain on st, or on the configured database when st
 // is nil; its metrics go to reg (nil: the default registry); onFatal
 // receives a failure the chain cannot continue after (chain.ErrBroken).
@@ -51,13 +58,18 @@ func openChain(cfg config.Config, log *zap.Logger, st storage.Store, reg prometh
 
 // openStore opens the database of the DBConfiguration section.
 func openStore(db config.DBConfiguration) (storage.Store, error) {
-	st, err := storage.New(storage.DBConfiguration{
-		Type:           db.Type,
-		LevelDBOptions: storage.LevelDBOptions{DataDirectoryPath: db.LevelDBOptions.DataDirectoryPath, ReadOnly: db.LevelDBOptions.ReadOnly},
-		BoltDBOptions:  storage.BoltDBOptions{FilePath: db.BoltDBOptions.FilePath, ReadOnly: db.BoltDBOptions.ReadOnly},
-	})
+	st, err := storage.New(StoreConfig(db))
 	if err != nil {
 		return nil, fmt.Errorf("database: %w", err)
 	}
 	return st, nil
+}
+
+// StoreConfig is the storage configuration of the DBConfiguration section.
+func StoreConfig(db config.DBConfiguration) storage.DBConfiguration {
+	return storage.DBConfiguration{
+		Type:           db.Type,
+		LevelDBOptions: storage.LevelDBOptions{DataDirectoryPath: db.LevelDBOptions.DataDirectoryPath, ReadOnly: db.LevelDBOptions.ReadOnly},
+		BoltDBOptions:  storage.BoltDBOptions{FilePath: db.BoltDBOptions.FilePath, ReadOnly: db.BoltDBOptions.ReadOnly},
+	}
 }

@@ -144,6 +144,9 @@ type Chain struct {
 	// lastPersist is when the write cache was last handed to the store
 	// (under addMu).
 	lastPersist time.Time
+	// cacheKeys, when positive, replaces maxUnpersistedKeys (a restore's
+	// RestoreOptions.CacheKeys; under addMu).
+	cacheKeys int
 	// stopPersist ends persistLoop (closed by stopLoop, once); loopDone is
 	// closed when persistLoop has returned.
 	stopPersist chan struct{}

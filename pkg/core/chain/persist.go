@@ -170,14 +170,18 @@ func (c *Chain) breakWith(err error) error {
 
 // maybePersist hands the write cache (every block since the last time, one
 // atomic change set) to the store once PersistInterval has passed or it
-// holds maxUnpersistedKeys: in the background while the next blocks run,
+// holds maxUnpersistedKeys (a restore's RestoreOptions.CacheKeys): in the background while the next blocks run,
 // or before returning with PersistSync. Blocks still in the cache are read
 // from memory; a crash loses only what the block log can replay.
 // REQUIRES: addMu held.
 func (c *Chain) maybePersist(upTo uint32) error {
 	now := time.Now()
+	bound := maxUnpersistedKeys
+	if c.cacheKeys > 0 {
+		bound = c.cacheKeys
+	}
 	if c.cfg.PersistInterval >= 0 && now.Sub(c.lastPersist) < c.cfg.PersistInterval &&
-		c.cache.Len() < maxUnpersistedKeys {
+		c.cache.Len() < bound {
 		return nil
 	}
 	c.lastPersist = now

@@ -33,6 +33,12 @@ type RestoreOptions struct {
 	ProgressEvery time.Duration
 	// OnBlock, when set, is called after each added block.
 	OnBlock func(b *block.Block) error
+	// CacheKeys, when positive, bounds the keys the write cache holds
+	// before it goes to the store, for the restore's duration, in place of
+	// the node's bound (a quarter of a million keys, or a second of
+	// blocks, whichever comes first). A restore adds several large blocks
+	// a second: a second of them is a large part of its peak memory.
+	CacheKeys int
 }
 
 // RestoreResult sums up a restore.
@@ -66,6 +72,9 @@ func Restore(ctx context.Context, c *Chain, r io.Reader, o RestoreOptions) (Rest
 		zap.Uint32("blocks", total), zap.Uint32("height", c.BlockHeight()))
 	begin := time.Now()
 	p := progress{log: o.Log, every: o.ProgressEvery, last: begin, lastHeight: c.BlockHeight()}
+	if o.CacheKeys > 0 {
+		defer c.boundCache(o.CacheKeys)()
+	}
 	pre, stopPre := c.startPreverify()
 	defer stopPre()
 	records, taken, stop := readAhead(d, c.BlockHeight(), c.proto.StateRootInHeader, pre)
@@ -121,6 +130,19 @@ func Restore(ctx context.Context, c *Chain, r io.Reader, o RestoreOptions) (Rest
 		zap.Uint32("height", c.BlockHeight()), zap.Stringer("hash", c.CurrentBlockHash()),
 		zap.Stringer("stateroot", c.CurrentStateRoot()), zap.Duration("elapsed", res.Elapsed))
 	return res, nil
+}
+
+// boundCache sets the write cache's key bound to n and returns what puts
+// the node's back.
+func (c *Chain) boundCache(n int) (undo func()) {
+	c.addMu.Lock()
+	c.cacheKeys = n
+	c.addMu.Unlock()
+	return func() {
+		c.addMu.Lock()
+		c.cacheKeys = 0
+		c.addMu.Unlock()
+	}
 }
 
 // readAheadRecords is how many dump records are read and decoded ahead of

@@ -36,7 +36,22 @@ var ErrNoPath = errors.New("storage/leveldb: empty DataDirectoryPath")
 type Options struct {
 	DataDirectoryPath string `yaml:"DataDirectoryPath"`
 	ReadOnly          bool   `yaml:"ReadOnly"`
+	// WriteBuffer is the memtable size in bytes (0: DefaultWriteBuffer).
+	// It is not in neo-go's YAML: a batch job that prefers memory to
+	// speed (`db restore`) sets it.
+	WriteBuffer int `yaml:"-"`
 }
+
+// DefaultWriteBuffer is the memtable size of a node. A chain writes in
+// large changesets (a second of blocks): a bigger memtable means fewer
+// level-0 flushes and compactions. goleveldb allocates the memtable whole
+// and holds two of them (the active one and the one being flushed, or a
+// spare), live heap that the GC's goal doubles again: 16 MiB costs the
+// same CPU as 32 MiB on a restore of large blocks and peaks 60-70 MB
+// lower; 8 MiB costs ~10% more CPU, and 4 MiB (goleveldb's default, and
+// neo-go's) cost a loaded node 30-40% of its TPS (docs/benchmarks-tps.md,
+// Memory).
+const DefaultWriteBuffer = 16 * opt.MiB
 
 // Store is a LevelDB-backed storage.Store. It is safe for concurrent use.
 //
@@ -66,17 +81,14 @@ func Open(o Options) (*Store, error) {
 			kv.ErrWrongBackend, o.DataDirectoryPath)
 	}
 	opts := &opt.Options{
-		Filter:         filter.NewBloomFilter(10),
-		ReadOnly:       o.ReadOnly,
-		ErrorIfMissing: o.ReadOnly,
-		// A chain writes in large changesets: a bigger memtable and bigger
-		// tables mean fewer level-0 flushes and compactions. The memtable
-		// is allocated whole and there are two of them while one is being
-		// compacted (live heap, doubled again by the GC's goal): 16 MiB
-		// costs the same CPU as 32 MiB on a restore of large blocks and
-		// peaks 60-70 MB lower; 8 MiB costs ~10% more CPU.
-		WriteBuffer:         16 * opt.MiB,
+		Filter:              filter.NewBloomFilter(10),
+		ReadOnly:            o.ReadOnly,
+		ErrorIfMissing:      o.ReadOnly,
+		WriteBuffer:         DefaultWriteBuffer,
 		CompactionTableSize: 8 * opt.MiB,
+	}
+	if o.WriteBuffer > 0 {
+		opts.WriteBuffer = o.WriteBuffer
 	}
 	db, err := leveldb.OpenFile(o.DataDirectoryPath, opts)
 	if err != nil {

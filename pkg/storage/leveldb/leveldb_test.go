@@ -48,3 +48,29 @@ func TestOpenCorrupted(t *testing.T) {
 	_, err = Open(Options{DataDirectoryPath: dir})
 	require.ErrorIs(t, err, kv.ErrCorrupted)
 }
+
+// TestWriteBuffer opens a store with a memtable far smaller than one
+// change set (goleveldb then writes the set straight to level-0 tables,
+// a transaction) and finds every key after a reopen with the default one.
+func TestWriteBuffer(t *testing.T) {
+	dir := t.TempDir()
+	s, err := Open(Options{DataDirectoryPath: dir, WriteBuffer: 64 << 10})
+	require.NoError(t, err)
+	require.Equal(t, 64<<10, s.opts.WriteBuffer)
+	puts := make(map[string][]byte)
+	for i := range 4000 { // ~1 MB: 16 memtables
+		puts[string([]byte{0x70, byte(i >> 8), byte(i)})] = bytes.Repeat([]byte{byte(i)}, 256)
+	}
+	require.NoError(t, s.PutChangeSet(puts, nil))
+	require.NoError(t, s.Close())
+
+	s, err = Open(Options{DataDirectoryPath: dir})
+	require.NoError(t, err)
+	require.Equal(t, DefaultWriteBuffer, s.opts.WriteBuffer)
+	for k, v := range puts {
+		got, err := s.Get([]byte(k))
+		require.NoError(t, err)
+		require.Equal(t, v, got)
+	}
+	require.NoError(t, s.Close())
+}
