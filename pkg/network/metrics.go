@@ -17,6 +17,7 @@ type metrics struct {
 
 	ssStage    prometheus.Gauge
 	ssFlying   prometheus.Gauge
+	ssMissing  prometheus.Gauge
 	ssNodes    prometheus.Counter
 	ssTimeouts prometheus.Counter
 }
@@ -37,6 +38,7 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 	m.ssStage = ss.Gauge("stage", "State sync stage: 0 off or done, 1 waiting for peers, 2 headers, "+
 		"3 MPT nodes and window blocks, 4 failed to start.")
 	m.ssFlying = ss.Gauge("mpt_nodes_requested", "MPT node hashes asked from peers and not answered yet.")
+	m.ssMissing = ss.Gauge("mpt_nodes_missing", "MPT nodes of the sync point's trie known to be missing.")
 	m.ssNodes = ss.Counter("mpt_nodes_received_total", "MPT nodes received in answers to getmptdata.")
 	m.ssTimeouts = ss.Counter("mpt_requests_timedout_total",
 		"getmptdata requests a peer left unanswered (their hashes asked again from others).")

@@ -51,6 +51,9 @@ type StateSync interface {
 	// UnknownMPTNodes returns up to limit hashes of missing trie nodes,
 	// in any order; the slice is the caller's.
 	UnknownMPTNodes(limit int) []util.Uint256
+	// MissingMPTNodes is the number of trie nodes known to be missing
+	// (the frontier: it grows as nodes arrive, until the trie is whole).
+	MissingMPTNodes() int
 	// AddMPTNodes takes node encodings from a peer; nodes that are not
 	// missing are ignored. An error means a node that does not fit the
 	// trie: its sender is dropped.
@@ -128,12 +131,14 @@ func newStateSyncer(s *Server, mod StateSync) *stateSyncer {
 	return y
 }
 
-// active reports whether blocks from peers go to the state sync.
+// active reports whether blocks from peers go to the state sync: until
+// the module is initialised (a block executed before would spoil the
+// sync) and while it gathers data.
 func (y *stateSyncer) active() bool {
 	y.mu.Lock()
 	failed := y.mu.stage == ssFailed
 	y.mu.Unlock()
-	return !failed && y.mod.IsActive()
+	return !failed && (!y.mod.IsInitialized() || y.mod.IsActive())
 }
 
 // drive requests what the sync needs now; false when no sync runs (the
@@ -143,10 +148,12 @@ func (y *stateSyncer) drive(now time.Time) bool {
 		y.setStage(ssOff)
 		return false
 	}
-	if !y.mod.IsInitialized() {
-		if !y.init() {
-			return y.active()
-		}
+	if !y.mod.IsInitialized() && !y.init() {
+		return y.active() // no block is requested before Init
+	}
+	if !y.mod.IsActive() {
+		y.setStage(ssOff)
+		return false
 	}
 	switch {
 	case y.mod.NeedHeaders():
@@ -161,9 +168,9 @@ func (y *stateSyncer) drive(now time.Time) bool {
 			y.blocks.request(now)
 		}
 	default:
-		y.setStage(ssWaiting)
+		y.setStage(ssWaiting) // the module is between stages (jumping)
 	}
-	return y.active()
+	return true
 }
 
 // init calls Init with the median height of the handshaked peers once
@@ -409,7 +416,9 @@ func (y *stateSyncer) onMPTData(p *peer, nodes [][]byte) error {
 	y.mu.Unlock()
 	defer y.s.kickSync()
 	y.s.metrics.ssNodes.Add(float64(len(nodes)))
-	if err := y.mod.AddMPTNodes(nodes); err != nil {
+	err := y.mod.AddMPTNodes(nodes)
+	y.s.metrics.ssMissing.Set(float64(y.mod.MissingMPTNodes()))
+	if err != nil {
 		return fmt.Errorf("%w: mptdata: %w", ErrProtocol, err)
 	}
 	return nil

@@ -72,7 +72,7 @@ func (f *fakeSync) Init(h uint32) error {
 func (f *fakeSync) IsActive() bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return !f.inited || f.point != 0 && (f.needHeadersLocked() || f.needMPTLocked() || f.blockH < f.point)
+	return f.inited && f.point != 0 && (f.needHeadersLocked() || f.needMPTLocked() || f.blockH < f.point)
 }
 
 func (f *fakeSync) SyncPoint() uint32    { f.mu.Lock(); defer f.mu.Unlock(); return f.point }
@@ -133,6 +133,15 @@ func (f *fakeSync) UnknownMPTNodes(limit int) []util.Uint256 {
 		return nil
 	}
 	return f.restorer.Missing(limit)
+}
+
+func (f *fakeSync) MissingMPTNodes() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.restorer == nil {
+		return 0
+	}
+	return f.restorer.Pending()
 }
 
 func (f *fakeSync) AddMPTNodes(nodes [][]byte) error {
@@ -278,6 +287,7 @@ func TestStateSyncBypassesBadPeers(t *testing.T) {
 	require.Positive(t, counter(t, reg, "n3d_statesync_mpt_requests_timedout_total"), "the silent peer's requests timed out")
 	require.Positive(t, counter(t, reg, "n3d_statesync_mpt_nodes_received_total"))
 	require.Zero(t, gauge(t, reg, "n3d_statesync_stage"))
+	require.Zero(t, gauge(t, reg, "n3d_statesync_mpt_nodes_missing"))
 }
 
 // dialRawAt is dialRaw with a start height in the version.
