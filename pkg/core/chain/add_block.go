@@ -46,6 +46,9 @@ func (c *Chain) add(b *block.Block, speculative bool) error {
 	if b.Index != h+1 {
 		return fmt.Errorf("%w: block %d, expected %d", ErrBlockIndex, b.Index, h+1)
 	}
+	if c.syncing.Load() {
+		return blockError(&b.Header, ErrStateSyncActive)
+	}
 	if b.StateRootEnabled != c.proto.StateRootInHeader {
 		// Checked even without verification, as neo-go does.
 		return blockError(&b.Header, fmt.Errorf("%w: block %t, network %t",
@@ -73,6 +76,9 @@ func (c *Chain) addBlock(b *block.Block, m addMode) error {
 		return c.broken
 	}
 	if err := c.StorageErr(); err != nil {
+		return blockError(&b.Header, err)
+	}
+	if err := c.checkAheadHeader(b); err != nil {
 		return blockError(&b.Header, err)
 	}
 	if m.log == logWrite && c.unlogged {
@@ -221,8 +227,10 @@ func (c *Chain) storeLedger(d *dao.DAO, b *block.Block, res *blockResult) error 
 	if err := d.StoreAsCurrentBlock(b); err != nil {
 		return err
 	}
-	if err := d.PutCurrentHeader(b.Hash(), b.Index); err != nil {
-		return err
+	if !c.headersAbove() {
+		if err := d.PutCurrentHeader(b.Hash(), b.Index); err != nil {
+			return err
+		}
 	}
 	if (b.Index+1)%headerBatch == 0 {
 		c.mu.RLock()
@@ -265,7 +273,7 @@ func (c *Chain) persistBlock(b *block.Block) (util.Uint256, error) {
 	}
 	c.mu.Lock()
 	prev := c.mu.tip // nil before genesis
-	c.mu.headers = append(c.mu.headers, b.Hash())
+	c.blockAddedLocked(b.Hash())
 	c.mu.tip = &b.Header
 	c.mu.stateRoot = root
 	c.mu.Unlock()

@@ -128,8 +128,16 @@ type Chain struct {
 		headers   []util.Uint256 // hash of every block by index
 		tip       *block.Header
 		stateRoot util.Uint256
+		// ahead are the hashes of the headers above the current block
+		// (headers.go), top the highest of them (nil when none).
+		ahead []util.Uint256
+		top   *block.Header
 	}
-	closed atomic.Bool
+	// sync is the state synchronisation module (statesync_module.go);
+	// syncing is set while a sync point is stored: AddBlock refuses blocks.
+	sync    *StateSync
+	syncing atomic.Bool
+	closed  atomic.Bool
 	// lastPersist is when the write cache was last handed to the store
 	// (under addMu).
 	lastPersist time.Time
@@ -202,6 +210,9 @@ func Open(cfg Config) (*Chain, error) {
 		}
 		return nil, errors.Join(err, c.cache.Close())
 	}
+	if err := c.openStateSync(); err != nil {
+		return nil, errors.Join(err, c.cache.Close())
+	}
 	c.mu.Lock()
 	c.metrics.loaded(c.mu.tip)
 	c.mu.Unlock()
@@ -262,7 +273,11 @@ func (c *Chain) init() error {
 	if err != nil {
 		return err
 	}
-	if resumed {
+	jumped, err := c.resumeJump()
+	if err != nil {
+		return err
+	}
+	if resumed || jumped {
 		if _, height, err = c.dao.GetCurrentBlock(); err != nil {
 			return fmt.Errorf("chain: current block: %w", err)
 		}
@@ -297,8 +312,13 @@ func (c *Chain) load(g *block.Block, height uint32) error {
 	if err := c.fillBloom(); err != nil {
 		return err
 	}
+	ahead, top, err := c.loadAhead(hashes)
+	if err != nil {
+		return err
+	}
 	c.mu.Lock()
 	c.mu.headers = hashes
+	c.mu.ahead, c.mu.top = ahead, top
 	c.mu.tip = &tip.Header
 	c.mu.stateRoot = sr.Root
 	c.height.Store(height)

@@ -34,6 +34,9 @@
 //	restore.go        .acc restore (dump read and decoded ahead, signatures
 //	                  pre-verified on a worker) and dump
 //	version.go        the database version record (network, trie mode)
+//	headers.go        the header chain ahead of the blocks (AddHeaders)
+//	statesync*.go     state synchronisation: serving trie nodes
+//	                  (WalkStateNodes), the StateSync module, the state jump
 //	generate*.go      a valid chain of transfers and storage writes signed by
 //	                  the validators, built through the chain (db generate)
 //
@@ -66,6 +69,35 @@
 // refills the bloom filter, then replays the block log above that height.
 // Only blocks added by Restore, which are not logged, can be lost (at most
 // the last PersistInterval of them; the restore can be run again).
+//
+// # State synchronisation (P2PStateExchangeExtensions)
+//
+// The network side drives Chain.StateSync() (never nil), as neo-go's
+// network server drives its statesync module:
+//
+//	ss := c.StateSync()
+//	if !ss.IsInitialized() { err = ss.Init(bestPeerHeight) }
+//	ss.IsActive()            // gathering data: blocks go to ss, not c.AddBlock
+//	ss.SyncPoint()           // P
+//	ss.NeedHeaders()         // ask headers from ss.HeaderHeight()+1 (up to P+1 at least)
+//	ss.AddHeaders(hdrs...)   // = c.AddHeaders, then moves on to the trie
+//	ss.NeedMPTNodes()        // ask getmptdata for ss.UnknownMPTNodes(limit)
+//	ss.AddMPTNodes(nodes)    // an mptdata payload, any order; unknown nodes ignored
+//	ss.MissingMPTNodes()     // how many are known to be missing
+//	ss.NeedBlocks()          // ask blocks from..to of ss.BlockRange()
+//	ss.AddBlock(b)           // stored unexecuted, checked against its header;
+//	                         // block P makes the jump, then IsActive() is false
+//
+// and, on the chain itself: AddHeaders(...*block.Header) error,
+// HeaderHeight() uint32, HeaderHashAt(i) (hash, ok), GetHeaderByIndex(i),
+// GetHeader(hash). While a sync point is stored Chain.AddBlock fails with
+// ErrStateSyncActive; ErrStateSync marks sync errors (an outdated sync
+// point: drop the database; data that was not asked for; an undecodable
+// node); ErrHeaderMismatch a block or header that differs from the stored
+// header at its index. The module is active only with
+// RemoveUntraceableBlocks, as neo-go's: it keeps the blocks of the
+// traceable window below P (P-MaxTraceableBlocks+1..P), every header, and
+// the state from P on; the local state roots start at P.
 //
 // Metrics (metrics.go, docs/monitoring.md): n3d_chain_block_height,
 // n3d_chain_persisted_height (the last block handed to the store),

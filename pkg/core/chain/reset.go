@@ -110,13 +110,15 @@ func (c *Chain) resumeReset() (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("%w: stage: %w", ErrReset, err)
 	}
+	if len(stage) != 0 && stage[0]&resetBit == 0 {
+		return false, nil // a state jump (statesync_jump.go)
+	}
 	h, err := c.cache.Get(resetHeightKey)
 	if err != nil {
 		return false, fmt.Errorf("%w: height: %w", ErrReset, err)
 	}
-	if len(stage) != 1 || stage[0]&resetBit == 0 || len(h) != 4 {
-		return false, fmt.Errorf("%w: unknown state change record %x / %x (a state sync of another node?)",
-			ErrReset, stage, h)
+	if len(stage) != 1 || len(h) != 4 {
+		return false, fmt.Errorf("%w: unknown state change record %x / %x", ErrReset, stage, h)
 	}
 	height := binary.LittleEndian.Uint32(h)
 	c.log.Warn("completing an interrupted state reset", zap.Uint32("height", height),

@@ -34,6 +34,16 @@ func (v *headerVerifier) verifyHeader(h, prev *block.Header, prevRoot util.Uint2
 	if err := v.checkStateRoot(h, prevRoot); err != nil {
 		return err
 	}
+	return v.verifyLink(h, prev, picoFee)
+}
+
+// verifyLink is verifyHeader without the previous state root, which only
+// the executed predecessor gives (headers added ahead of their blocks):
+// the StateRootInHeader setting, primary index, link, timestamp, witness.
+func (v *headerVerifier) verifyLink(h, prev *block.Header, picoFee int64) error {
+	if h.StateRootEnabled != v.stateRootInHeader {
+		return fmt.Errorf("%w: header %t, network %t", ErrHeaderStateRootSetting, h.StateRootEnabled, v.stateRootInHeader)
+	}
 	if n := v.validatorsAt(h.Index); int(h.PrimaryIndex) >= n {
 		return fmt.Errorf("%w: primary index %d, %d validators", ErrHeaderPrimary, h.PrimaryIndex, n)
 	}

@@ -91,6 +91,11 @@ func (d *DAO) GetBlock(h util.Uint256) (*block.Block, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(t.Hashes) == 0 && t.MerkleRoot != (util.Uint256{}) {
+		// A header stored ahead of its block (StoreHeader): a block
+		// without transactions has the zero Merkle root.
+		return nil, fmt.Errorf("%w: block %s (only its header is stored)", ErrNotFound, h)
+	}
 	b := &block.Block{Header: t.Header, Transactions: make([]*transaction.Transaction, len(t.Hashes))}
 	for i, th := range t.Hashes {
 		tx, _, err := d.GetTransaction(th)
