@@ -89,6 +89,6 @@ func stateRootAt(c *chain.Chain) func(uint32) (util.Uint256, error) {
 	}
 }
 
-// syncModule is the chain's state synchronisation module, nil until the
-// chain has one.
-func (n *Node) syncModule() syncModule { return nil }
+// syncModule is the chain's state synchronisation module (inactive from
+// the start unless RemoveUntraceableBlocks is on too, as in neo-go).
+func (n *Node) syncModule() syncModule { return n.chain.StateSync() }
