@@ -267,6 +267,56 @@ func TestInteropStateSyncNeogoFromUs(t *testing.T) {
 	}
 }
 
+// TestInteropStateSyncFromNeogo: a neo-go validator with
+// P2PStateExchangeExtensions makes blocks; an n3d node that joins at
+// genesis (RemoveUntraceableBlocks, which the state sync needs as in
+// neo-go) takes the headers, the state trie at the last sync point
+// (getmptdata answered by neo-go) and the window's blocks from it, jumps,
+// then follows neo-go's new blocks: every block hash, header root and
+// state root from the sync point on equals neo-go's, and block 1 was never
+// executed.
+func TestInteropStateSyncFromNeogo(t *testing.T) {
+	const interval = 10
+	proto := srProtocol(true, interval)
+	proto["MaxTraceableBlocks"] = 2 * interval
+	proto["MaxValidUntilBlockIncrement"] = interval
+	v := startSRNeogo(t, proto, true, nil)
+	var count uint32
+	require.Eventually(t, func() bool { return v.call(&count, "getblockcount") == nil && count > 3*interval+5 },
+		srTimeout, 100*time.Millisecond, "neo-go did not make %d blocks", 3*interval+5)
+	n := startSRN3d(t, proto, func(c *config.Config) { c.ApplicationConfiguration.RemoveUntraceableBlocks = true }, v.p2p)
+	target := count + 5
+	require.Eventually(t, func() bool { return n.Chain().BlockHeight() >= target }, srTimeout, 50*time.Millisecond,
+		"n3d did not reach %d", target)
+	point := n.Chain().StateSync().SyncPoint()
+	require.GreaterOrEqual(t, point, (count-1)/interval*interval, "sync point")
+	_, err := n.Chain().StateRoot(1)
+	require.Error(t, err, "n3d executed block 1: no state sync")
+	compareSRRange(t, v, n, point, target)
+}
+
+// compareSRRange is compareSRChain over blocks from..to.
+func compareSRRange(t *testing.T, ng *srNeogo, n *node.Node, from, to uint32) {
+	c := n.Chain()
+	for i := from; i <= to; i++ {
+		var ref srHeader
+		require.NoError(t, ng.call(&ref, "getblockheader", i, true))
+		h, ok := c.GetHeaderHash(i)
+		require.True(t, ok, "block %d", i)
+		require.Equal(t, ref.Hash, h.String(), "block %d", i)
+		hdr, err := c.GetHeader(h)
+		require.NoError(t, err)
+		require.Equal(t, ref.PrevStateRoot, hdr.PrevStateRoot.String(), "block %d", i)
+		var root struct {
+			Root string `json:"roothash"`
+		}
+		require.NoError(t, ng.call(&root, "getstateroot", i))
+		ours, err := c.StateRoot(i)
+		require.NoError(t, err, "state root %d", i)
+		require.Equal(t, root.Root, ours.Root.String(), "state root %d", i)
+	}
+}
+
 // srValidatorKey decrypts the privnet validator's key.
 func srValidatorKey(t *testing.T) *keys.PrivateKey {
 	w, err := wallet.Open(srRepoPath(t, "config/wallet.privnet.single.json"))
