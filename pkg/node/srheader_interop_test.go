@@ -228,12 +228,14 @@ func (n *srNeogo) stop(t *testing.T) {
 // (getmptdata, answered by n3d) from n3d; neo-go checks every node against
 // the root in the header after the sync point and logs "MPT is in sync".
 //
-// neo-go v0.122.0 stops there: its block stage (blocks below the sync
-// point) never runs over P2P, because Server starts the queue feeding the
-// state sync module only from the stage callback it registers with
-// NeoFSStateSyncExtensions (pkg/network/server.go, since v0.108.0). So the
-// test checks headers and state, not the jump; the log tells which stage
-// neo-go reached.
+// neo-go v0.122.0 stops there: it asks n3d for the window's blocks and
+// n3d sends them (checked: neo-go logs them received, and asks again and
+// again), but they are never stored, because neo-go's Server starts the
+// queue feeding its state sync module (bSyncQueue.Run) only from the
+// stage callback it registers with NeoFSStateSyncExtensions
+// (pkg/network/server.go), never with P2PStateExchangeExtensions alone.
+// A neo-go bug, not ours; so the test checks headers, state and the
+// blocks n3d serves, not neo-go's jump.
 func TestInteropStateSyncNeogoFromUs(t *testing.T) {
 	const interval = 10
 	proto := srProtocol(true, interval)
@@ -262,8 +264,16 @@ func TestInteropStateSyncNeogoFromUs(t *testing.T) {
 	var headers uint32
 	require.NoError(t, s.call(&headers, "getblockheadercount"))
 	require.Equal(t, top+1, headers)
+	// neo-go then asks n3d for the window's blocks and n3d sends them
+	// (neo-go logs each received block at debug level); whether neo-go
+	// stores them is its own affair (see above).
+	require.Eventually(t, func() bool {
+		_, after, _ := strings.Cut(s.log(t), "MPT is in sync")
+		return strings.Count(after, `"type": "CMDBlock"`) >= 2*interval
+	}, srTimeout, 100*time.Millisecond, "neo-go got no window blocks from n3d after the MPT stage")
 	if !strings.Contains(s.log(t), "blocks are in sync") {
-		t.Logf("neo-go synced headers and the state at %d from n3d; its P2P block stage does not run (see the test's comment)", point)
+		t.Logf("neo-go synced headers and the state at %d from n3d and received the window's blocks; "+
+			"its P2P block stage does not store them (see the test's comment)", point)
 	}
 }
 
