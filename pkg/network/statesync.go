@@ -25,6 +25,10 @@ type StateExchangeConfig struct {
 	// Blocks takes the blocks of the window below the sync point (a block
 	// queue feeding the module's AddBlock in order); required with Sync.
 	Blocks BlockSink
+	// OnFailed is told when Sync cannot start (Init failed: the database
+	// must be dropped, or the store failed); the node cannot synchronise
+	// and should stop, as neo-go does. Optional.
+	OnFailed func(error)
 }
 
 // errStateExchangeOff is a state exchange message on a node without the

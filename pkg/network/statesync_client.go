@@ -191,6 +191,9 @@ func (y *stateSyncer) init() bool {
 		y.s.log.Error("state sync cannot start: blocks are not synchronised", zap.Uint32("peers_height", h),
 			zap.Uint32("height", y.s.cfg.Ledger.BlockHeight()), zap.Error(err))
 		y.setStage(ssFailed)
+		if f := y.s.cfg.StateExchange.OnFailed; f != nil {
+			f(fmt.Errorf("network: state sync: %w", err))
+		}
 		return false
 	}
 	if y.mod.IsActive() {

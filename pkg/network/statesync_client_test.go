@@ -43,6 +43,7 @@ type fakeSync struct {
 	leaves   map[string][]byte
 	blockH   uint32
 	blocks   map[uint32]*block.Block
+	initErr  error // what Init returns
 }
 
 func newFakeSync(t *testing.T, local, trusted *chain.Chain, interval, window uint32) *fakeSync {
@@ -58,6 +59,9 @@ func (f *fakeSync) IsInitialized() bool { f.mu.Lock(); defer f.mu.Unlock(); retu
 func (f *fakeSync) Init(h uint32) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if f.initErr != nil {
+		return f.initErr
+	}
 	if f.inited {
 		return errors.New("fake: initialised twice")
 	}
@@ -198,7 +202,7 @@ func waitUntil(t *testing.T, limit time.Duration, cond func() bool, what string)
 }
 
 // syncingNode is a node at genesis whose state exchange drives fs.
-func syncingNode(t *testing.T, fs **fakeSync, trusted *chain.Chain, o nodeOpts) *node {
+func syncingNode(t *testing.T, fs **fakeSync, trusted *chain.Chain, o nodeOpts, tweak ...func(*fakeSync, *Config)) *node {
 	more := o.cfg
 	o.cfg = func(c *Config) {
 		if more != nil {
@@ -212,6 +216,9 @@ func syncingNode(t *testing.T, fs **fakeSync, trusted *chain.Chain, o nodeOpts) 
 		go func() { defer close(done); _ = q.Run(ctx) }()
 		t.Cleanup(func() { cancel(); <-done })
 		c.StateExchange = &StateExchangeConfig{Sync: *fs, Blocks: q, WalkNodes: c.Ledger.(*chain.Chain).WalkStateNodes}
+		for _, f := range tweak {
+			f(*fs, c)
+		}
 	}
 	return newNode(t, o)
 }
@@ -360,4 +367,27 @@ func counter(t *testing.T, reg *prometheus.Registry, name string) float64 {
 		}
 	}
 	return -1
+}
+
+// TestStateSyncInitFailure: a module that cannot start is reported to
+// OnFailed once and the stage gauge says so.
+func TestStateSyncInitFailure(t *testing.T) {
+	m := newMemNet(t, false)
+	newNode(t, nodeOpts{restore: true, mem: m, host: 1, cfg: serveState})
+	reg := prometheus.NewRegistry()
+	failed := make(chan error, 4)
+	var fs *fakeSync
+	syncingNode(t, &fs, nil, nodeOpts{mem: m, host: 2, seeds: []string{m.addr(1)}}, func(f *fakeSync, c *Config) {
+		c.Registerer = reg
+		f.initErr = errors.New("drop the database")
+		c.StateExchange.OnFailed = func(err error) { failed <- err }
+	})
+	select {
+	case err := <-failed:
+		require.ErrorContains(t, err, "drop the database")
+	case <-time.After(30 * time.Second):
+		t.Fatal("OnFailed not called")
+	}
+	require.Equal(t, float64(ssFailed), gauge(t, reg, "n3d_statesync_stage"))
+	require.Empty(t, failed, "OnFailed called again")
 }

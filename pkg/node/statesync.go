@@ -1,6 +1,8 @@
 package node
 
 import (
+	"fmt"
+
 	"github.com/n3d-io/n3d/pkg/core/block"
 	"github.com/n3d-io/n3d/pkg/core/blockqueue"
 	"github.com/n3d-io/n3d/pkg/core/chain"
@@ -72,8 +74,17 @@ func (n *Node) stateExchange(mod syncModule, log *zap.Logger) (*network.StateExc
 	if err != nil {
 		return nil, nil, err
 	}
-	se.Sync, se.Blocks = a, q
+	se.Sync, se.Blocks, se.OnFailed = a, q, n.stateSyncFatal
 	return se, q, nil
+}
+
+// stateSyncFatal: the state sync cannot start (the database must be
+// dropped, or the store failed); the node stops as on a chain failure.
+func (n *Node) stateSyncFatal(err error) {
+	select {
+	case n.fatal <- fmt.Errorf("node: %w", err):
+	default:
+	}
 }
 
 // stateRootAt gives consensus the local state root after a block (the
