@@ -274,6 +274,7 @@ func (c *Chain) persistBlock(b *block.Block) (util.Uint256, error) {
 	c.mu.Lock()
 	prev := c.mu.tip // nil before genesis
 	c.blockAddedLocked(b.Hash())
+	c.metrics.headers.Set(float64(c.headerHeightLocked()))
 	c.mu.tip = &b.Header
 	c.mu.stateRoot = root
 	c.mu.Unlock()

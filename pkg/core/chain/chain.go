@@ -95,6 +95,9 @@ type Config struct {
 	// noBlockLog adds blocks without the block log (the benchmark of its
 	// cost).
 	noBlockLog bool
+	// jumpHook, when set, runs before each state jump stage; an error
+	// stops the jump there (tests of its resumption).
+	jumpHook func(stage byte) error
 }
 
 // Chain is the blockchain: it verifies, executes and persists blocks and
@@ -214,7 +217,7 @@ func Open(cfg Config) (*Chain, error) {
 		return nil, errors.Join(err, c.cache.Close())
 	}
 	c.mu.Lock()
-	c.metrics.loaded(c.mu.tip)
+	c.metrics.loaded(c.mu.tip, c.headerHeightLocked())
 	c.mu.Unlock()
 	c.stopPersist, c.loopDone = make(chan struct{}), make(chan struct{})
 	go func() {

@@ -85,8 +85,10 @@
 //	ss.AddMPTNodes(nodes)    // an mptdata payload, any order; unknown nodes ignored
 //	ss.MissingMPTNodes()     // how many are known to be missing
 //	ss.NeedBlocks()          // ask blocks from..to of ss.BlockRange()
+//	ss.BlockHeight()         // where block requests continue from
 //	ss.AddBlock(b)           // stored unexecuted, checked against its header;
 //	                         // block P makes the jump, then IsActive() is false
+//	                         // (IsActive is true before Init, as neo-go's)
 //
 // and, on the chain itself: AddHeaders(...*block.Header) error,
 // HeaderHeight() uint32, HeaderHashAt(i) (hash, ok), GetHeaderByIndex(i),
@@ -100,6 +102,7 @@
 // the state from P on; the local state roots start at P.
 //
 // Metrics (metrics.go, docs/monitoring.md): n3d_chain_block_height,
+// n3d_chain_header_height,
 // n3d_chain_persisted_height (the last block handed to the store),
 // n3d_chain_block_timestamp_seconds, n3d_chain_block_interval_seconds,
 // n3d_chain_transactions_total and n3d_chain_unpersisted_keys (the write

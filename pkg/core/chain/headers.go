@@ -167,6 +167,7 @@ func (c *Chain) storeHeaders(hdrs []*block.Header) error {
 	c.mu.Lock()
 	c.mu.ahead = append(c.mu.ahead, all[len(all)-len(hdrs):]...)
 	c.mu.top = top
+	c.metrics.headers.Set(float64(top.Index))
 	c.mu.Unlock()
 	c.log.Debug("headers added", zap.Uint32("from", hdrs[0].Index), zap.Uint32("to", top.Index))
 	return nil

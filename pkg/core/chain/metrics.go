@@ -14,6 +14,7 @@ import (
 // written (the database's backlog) and whether the store takes writes.
 type metrics struct {
 	height    prometheus.Gauge
+	headers   prometheus.Gauge
 	persisted prometheus.Gauge
 	timestamp prometheus.Gauge
 	interval  prometheus.Histogram
@@ -25,7 +26,9 @@ type metrics struct {
 func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 	s := promutil.NewSet(reg, "chain")
 	m := &metrics{
-		height:    s.Gauge("block_height", "Index of the last block added to the chain."),
+		height: s.Gauge("block_height", "Index of the last block added to the chain."),
+		headers: s.Gauge("header_height",
+			"Index of the highest known header (above block_height while headers are synchronised ahead of the blocks)."),
 		persisted: s.Gauge("persisted_height", "Index of the last block whose changes were handed to the store."),
 		timestamp: s.Gauge("block_timestamp_seconds", "Timestamp of the last block added (Unix seconds)."),
 		interval: s.Histogram("block_interval_seconds", "Time between the timestamps of consecutive blocks.",
@@ -40,8 +43,9 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 }
 
 // loaded sets the gauges to the tip of an opened chain.
-func (m *metrics) loaded(tip *block.Header) {
+func (m *metrics) loaded(tip *block.Header, headerHeight uint32) {
 	m.height.Set(float64(tip.Index))
+	m.headers.Set(float64(headerHeight))
 	m.persisted.Set(float64(tip.Index))
 	m.timestamp.Set(float64(tip.Timestamp) / 1000)
 	m.storageOK.Set(1)

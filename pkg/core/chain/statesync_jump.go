@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/n3d-io/n3d/pkg/core/block"
 	"github.com/n3d-io/n3d/pkg/storage"
 	"github.com/n3d-io/n3d/pkg/util"
 	"go.uber.org/zap"
@@ -88,6 +89,11 @@ func (c *Chain) runJump(p uint32, hash, root util.Uint256, stage byte) error {
 		if _, err := c.cache.PersistSync(); err != nil {
 			return fmt.Errorf("%w: jump stage %d: %w", ErrStateSync, st, err)
 		}
+		if c.cfg.jumpHook != nil {
+			if err := c.cfg.jumpHook(st); err != nil {
+				return err
+			}
+		}
 		if err := steps[st-1](); err != nil {
 			return fmt.Errorf("%w: jump stage %d: %w", ErrStateSync, st, err)
 		}
@@ -124,7 +130,11 @@ func (c *Chain) jumped(p uint32) error {
 	if c.cfg.Natives != nil {
 		c.cfg.Natives.Core.Policy.ResetCaches()
 	}
-	return c.reload(p)
+	if err := c.reload(p); err != nil {
+		return err
+	}
+	c.metrics.loaded(&block.Header{Index: p}, c.HeaderHeight())
+	return nil
 }
 
 // resumeJump completes a state jump found unfinished at open; it reports

@@ -219,7 +219,7 @@ func (s *StateSync) advance() error {
 		if err := s.openRestorer(); err != nil {
 			return err
 		}
-		if !s.restorer.Done() {
+		if s.restorer != nil && !s.restorer.Done() {
 			return nil
 		}
 		s.restorer = nil
@@ -282,12 +282,26 @@ func (s *StateSync) startBlocks() error {
 	return nil
 }
 
-// IsActive reports whether the module is gathering data (headers, trie
-// nodes or blocks) for a state jump.
+// IsActive reports whether the module is on and has not finished: before
+// Init (which may turn it off) and while it gathers headers, trie nodes or
+// blocks for a state jump. Blocks from peers then go to AddBlock (when
+// NeedBlocks), not to Chain.AddBlock. As neo-go's IsActive.
 func (s *StateSync) IsActive() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.stage > syncNone
+	return s.stage != syncOff
+}
+
+// BlockHeight is the height block requests continue from: the last block
+// stored below the sync point while NeedBlocks, the chain's height
+// otherwise (neo-go's Module.BlockHeight).
+func (s *StateSync) BlockHeight() uint32 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stage == syncBlocks {
+		return s.stored
+	}
+	return s.c.BlockHeight()
 }
 
 // IsInitialized reports whether Init was called (or is not needed: the
@@ -413,7 +427,8 @@ func (s *StateSync) AddMPTNodes(nodes [][]byte) error {
 }
 
 // AddBlock stores a block of the window below the sync point without
-// executing it: it must be the next one (BlockRange) and have the hash
+// executing it: it must be the next one (BlockRange; one already stored
+// gives ErrAlreadyExists, one further on ErrBlockIndex) and have the hash
 // of the known header at its index; its Merkle root is checked unless
 // SkipBlockVerification. Storing block P makes the state jump.
 func (s *StateSync) AddBlock(b *block.Block) error {
@@ -421,6 +436,9 @@ func (s *StateSync) AddBlock(b *block.Block) error {
 	defer s.mu.Unlock()
 	if s.stage != syncBlocks {
 		return fmt.Errorf("%w: blocks were not asked for", ErrStateSync)
+	}
+	if b.Index <= s.stored {
+		return fmt.Errorf("%w: block %d, stored up to %d", ErrAlreadyExists, b.Index, s.stored)
 	}
 	if b.Index != s.stored+1 {
 		return fmt.Errorf("%w: block %d, expected %d", ErrBlockIndex, b.Index, s.stored+1)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -50,8 +51,14 @@ func syncSource(t *testing.T) *Chain {
 // survives Close.
 func syncTarget(t *testing.T, st storage.Store) *Chain {
 	t.Helper()
+	return syncTargetWith(t, st, func(l *config.Ledger) { l.RemoveUntraceableBlocks = true })
+}
+
+// syncTargetWith opens a node over st with the ledger settings set.
+func syncTargetWith(t *testing.T, st storage.Store, set func(*config.Ledger)) *Chain {
+	t.Helper()
 	cfg := syncConfig(t)
-	cfg.ApplicationConfiguration.Ledger.RemoveUntraceableBlocks = true
+	set(&cfg.ApplicationConfiguration.Ledger)
 	n, err := NewNativeSet(&cfg.ProtocolConfiguration)
 	require.NoError(t, err)
 	c, err := Open(Config{Protocol: cfg.ProtocolConfiguration, Ledger: cfg.ApplicationConfiguration.Ledger,
@@ -137,11 +144,21 @@ func gasHolders(t *testing.T, c *Chain) []util.Uint160 {
 // the source's.
 func TestStateSync(t *testing.T) {
 	a := syncSource(t)
+	t.Run("RemoveUntraceableBlocks", func(t *testing.T) {
+		testStateSync(t, a, func(l *config.Ledger) { l.RemoveUntraceableBlocks = true })
+	})
+	t.Run("KeepOnlyLatestState", func(t *testing.T) {
+		testStateSync(t, a, func(l *config.Ledger) { l.RemoveUntraceableBlocks, l.KeepOnlyLatestState = true, true })
+	})
+}
+
+func testStateSync(t *testing.T, a *Chain, set func(*config.Ledger)) {
 	rnd := rand.New(rand.NewPCG(1, 2))
-	b := syncTarget(t, storage.NewMemoryStore())
+	b := syncTargetWith(t, storage.NewMemoryStore(), set)
 	defer b.Close()
 	ss := b.StateSync()
 	require.False(t, ss.IsInitialized())
+	require.True(t, ss.IsActive(), "on until Init decides")
 	require.NoError(t, ss.Init(a.BlockHeight()))
 	require.True(t, ss.IsActive())
 	require.EqualValues(t, 40, ss.SyncPoint())
@@ -181,8 +198,12 @@ func TestStateSync(t *testing.T) {
 	forged.InvalidateCache()
 	require.ErrorIs(t, ss.AddBlock(&forged), ErrHeaderMismatch)
 	require.ErrorIs(t, ss.AddBlock(mustBlock(t, a, from+1)), ErrBlockIndex)
+	require.Equal(t, from-1, ss.BlockHeight())
 	for i := from; i <= to; i++ {
 		require.NoError(t, ss.AddBlock(mustBlock(t, a, i)), "block %d", i)
+		if i == from {
+			require.ErrorIs(t, ss.AddBlock(mustBlock(t, a, i)), ErrAlreadyExists)
+		}
 	}
 	require.False(t, ss.IsActive())
 	checkSynced(t, a, b)
@@ -246,4 +267,107 @@ func (c *Chain) historicCopy(t *testing.T, p uint32) *Chain {
 	t.Cleanup(func() { require.NoError(t, cp.Close()) })
 	require.NoError(t, cp.Reset(p))
 	return cp
+}
+
+// TestStateSyncResumes closes and reopens the light node in every stage
+// (headers, trie nodes, blocks) and interrupts the jump in each of its
+// stages: the next open and Init go on from where it stopped.
+func TestStateSyncResumes(t *testing.T) {
+	a := syncSource(t)
+	hdrs := headersOf(t, a, 1, a.BlockHeight())
+	for _, failAt := range []byte{jumpStageStorage, jumpStageFinish} {
+		t.Run(fmt.Sprintf("jump stage %d", failAt), func(t *testing.T) {
+			rnd := rand.New(rand.NewPCG(3, uint64(failAt)))
+			st := storage.NewMemoryStore()
+			b := syncTarget(t, st)
+			reopen := func() *StateSync {
+				require.NoError(t, b.Close())
+				b = syncTarget(t, st)
+				ss := b.StateSync()
+				require.NoError(t, ss.Init(a.BlockHeight()))
+				return ss
+			}
+			require.NoError(t, b.StateSync().Init(a.BlockHeight()))
+			require.NoError(t, b.StateSync().AddHeaders(hdrs[:25]...))
+
+			ss := reopen()
+			require.True(t, ss.NeedHeaders())
+			require.EqualValues(t, 25, b.HeaderHeight())
+			require.ErrorIs(t, b.AddBlock(mustBlock(t, a, 1)), ErrStateSyncActive)
+			require.NoError(t, ss.AddHeaders(hdrs[25:]...))
+			feedMPT(t, a, b, rnd, 3)
+			require.True(t, ss.NeedMPTNodes())
+
+			ss = reopen()
+			require.True(t, ss.NeedMPTNodes())
+			require.EqualValues(t, a.BlockHeight(), b.HeaderHeight())
+			feedMPT(t, a, b, rnd, 1000)
+			from, to, ok := ss.BlockRange()
+			require.True(t, ok)
+			for i := from; i < from+5; i++ {
+				require.NoError(t, ss.AddBlock(mustBlock(t, a, i)))
+			}
+
+			ss = reopen()
+			require.True(t, ss.NeedBlocks())
+			from2, to2, ok := ss.BlockRange()
+			require.True(t, ok)
+			require.Equal(t, from+5, from2)
+			require.Equal(t, to, to2)
+			for i := from2; i < to; i++ {
+				require.NoError(t, ss.AddBlock(mustBlock(t, a, i)))
+			}
+			b.cfg.jumpHook = func(stage byte) error {
+				if stage == failAt {
+					return errInjected
+				}
+				return nil
+			}
+			require.ErrorIs(t, ss.AddBlock(mustBlock(t, a, to)), errInjected)
+			require.Error(t, b.AddBlock(mustBlock(t, a, to+1)))
+
+			require.NoError(t, b.Close())
+			b = syncTarget(t, st) // completes the jump
+			defer b.Close()
+			require.EqualValues(t, to, b.BlockHeight())
+			require.NoError(t, b.StateSync().Init(a.BlockHeight()))
+			require.False(t, b.StateSync().IsActive(), "in sync")
+			checkSynced(t, a, b)
+		})
+	}
+}
+
+var errInjected = errors.New("injected failure")
+
+// TestStateSyncOff: without RemoveUntraceableBlocks (an archival node, as
+// neo-go decides), or with peers too close, blocks are executed as usual;
+// a configuration without StateRootInHeader is refused.
+func TestStateSyncOff(t *testing.T) {
+	a := syncSource(t)
+	archival := syncTargetWith(t, storage.NewMemoryStore(), func(*config.Ledger) {})
+	defer archival.Close()
+	ss := archival.StateSync()
+	require.True(t, ss.IsInitialized())
+	require.False(t, ss.IsActive())
+	require.ErrorIs(t, ss.Init(a.BlockHeight()), ErrStateSync)
+	require.NoError(t, archival.AddBlock(mustBlock(t, a, 1)))
+
+	light := syncTarget(t, storage.NewMemoryStore())
+	defer light.Close()
+	require.NoError(t, light.StateSync().Init(2*syncTestInterval-1))
+	require.False(t, light.StateSync().IsActive(), "peers below two intervals")
+	require.NoError(t, light.AddBlock(mustBlock(t, a, 1)))
+
+	// A chain that went on executing blocks is too far below a new point.
+	light2 := syncTarget(t, storage.NewMemoryStore())
+	defer light2.Close()
+	require.NoError(t, light2.AddBlock(mustBlock(t, a, 1)))
+	require.ErrorIs(t, light2.StateSync().Init(100*syncTestInterval), ErrStateSync)
+
+	cfg := syncConfig(t)
+	cfg.ProtocolConfiguration.StateRootInHeader = false
+	n, err := NewNativeSet(&cfg.ProtocolConfiguration)
+	require.NoError(t, err)
+	_, err = Open(Config{Protocol: cfg.ProtocolConfiguration, Store: storage.NewMemoryStore(), Natives: n, BloomCapacity: 1000})
+	require.ErrorIs(t, err, ErrBadConfig)
 }
