@@ -163,6 +163,8 @@ func (y *stateSyncer) drive(now time.Time) bool {
 		y.setStage(ssState)
 		if y.mod.NeedMPTNodes() {
 			y.requestMPT(now)
+		} else {
+			y.dropMPT()
 		}
 		if y.mod.NeedBlocks() {
 			y.blocks.request(now)
@@ -366,6 +368,17 @@ func (y *stateSyncer) expireMPTLocked(now time.Time, timeout time.Duration) {
 	}
 }
 
+// dropMPT forgets the outstanding getmptdata once the trie is whole:
+// late replies are ignored.
+func (y *stateSyncer) dropMPT() {
+	y.mu.Lock()
+	defer y.mu.Unlock()
+	clear(y.mu.mpt)
+	clear(y.mu.flying)
+	clear(y.mu.strikes)
+	y.s.metrics.ssFlying.Set(0)
+}
+
 func (y *stateSyncer) releaseLocked(r *mptReq) {
 	for _, h := range r.hashes {
 		delete(y.mu.flying, h)
@@ -383,8 +396,8 @@ var errMPTJunk = errors.New("network: mptdata answers no getmptdata of ours")
 // the trie, drops the peer; one that comes when no batch of p is
 // outstanding is ignored.
 func (y *stateSyncer) onMPTData(p *peer, nodes [][]byte) error {
-	if !y.active() {
-		return nil
+	if !y.active() || !y.mod.NeedMPTNodes() {
+		return nil // late: the trie is whole (another peer completed it)
 	}
 	y.mu.Lock()
 	reqs := y.mu.mpt[p]
@@ -421,10 +434,17 @@ func (y *stateSyncer) onMPTData(p *peer, nodes [][]byte) error {
 	y.s.metrics.ssNodes.Add(float64(len(nodes)))
 	err := y.mod.AddMPTNodes(nodes)
 	y.s.metrics.ssMissing.Set(float64(y.mod.MissingMPTNodes()))
-	if err != nil {
+	switch {
+	case err == nil:
+		return nil
+	case !y.mod.NeedMPTNodes():
+		// The trie was completed meanwhile (a reply of another peer), or
+		// the module failed moving on: not this peer's fault.
+		y.s.log.Debug("mptdata after the trie stage", zap.Stringer("addr", p), zap.Error(err))
+		return nil
+	default:
 		return fmt.Errorf("%w: mptdata: %w", ErrProtocol, err)
 	}
-	return nil
 }
 
 // onBlock takes a block from a peer while the sync is active: a block of
