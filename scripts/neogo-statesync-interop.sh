@@ -18,6 +18,9 @@
 #     the state trie at the sync point (getmptdata) and the window's blocks
 #     from a neo-go validator, jumps, follows; block hashes, header roots
 #     and state roots from the sync point on equal neo-go's;
+#   - TestInteropStateSyncFromNeogoBigState: the same from a neo-go node
+#     that restored a 210-block chain n3d generated (50 transactions a
+#     block), the state at block 200 taken in many getmptdata rounds;
 #   - TestInteropStateSyncNeogoFromUs: n3d is the only node left; a neo-go
 #     node with P2PStateExchangeExtensions takes the headers and the state
 #     trie at the sync point from n3d (getmptdata), checks it against the

@@ -20,6 +20,7 @@ import (
 
 	"github.com/n3d-io/n3d/internal/neogotest"
 	"github.com/n3d-io/n3d/pkg/config"
+	"github.com/n3d-io/n3d/pkg/core/chain"
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
 	"github.com/n3d-io/n3d/pkg/node"
 	"github.com/n3d-io/n3d/pkg/wallet"
@@ -71,6 +72,12 @@ type srNeogo struct {
 // startSRNeogo runs neo-go with proto; validator makes it the consensus
 // node, seeds are dialled.
 func startSRNeogo(t *testing.T, proto map[string]any, validator bool, app map[string]any, seeds ...string) *srNeogo {
+	return startSRNeogoFrom(t, "", proto, validator, app, seeds...)
+}
+
+// startSRNeogoFrom is startSRNeogo on a database restored from the dump
+// acc first (none when "").
+func startSRNeogoFrom(t *testing.T, acc string, proto map[string]any, validator bool, app map[string]any, seeds ...string) *srNeogo {
 	bin := neogotest.Bin(t, "run make interop-statesync with NEOGO_BIN set to a neo-go v0.122.0 binary")
 	dir := t.TempDir()
 	n := &srNeogo{p2p: neogotest.FreeAddr(t), rpc: neogotest.FreeAddr(t), logPath: filepath.Join(dir, "neogo-zap.log")}
@@ -97,6 +104,9 @@ func startSRNeogo(t *testing.T, proto map[string]any, validator bool, app map[st
 		a["P2P"].(map[string]any)["MinPeers"] = 1
 	}
 	cfg := neogotest.WriteYAML(t, filepath.Join(dir, "neogo.yml"), map[string]any{"ProtocolConfiguration": p, "ApplicationConfiguration": a})
+	if acc != "" {
+		neogotest.Restore(t, bin, cfg, acc)
+	}
 	n.Node = neogotest.Start(t, bin, cfg, n.rpc)
 	t.Cleanup(func() { // before the node's own cleanup: its log is in LogPath
 		if t.Failed() {
@@ -303,6 +313,38 @@ func TestInteropStateSyncFromNeogo(t *testing.T) {
 	_, err := n.Chain().StateRoot(1)
 	require.Error(t, err, "n3d executed block 1: no state sync")
 	compareSRRange(t, v, n, point, target)
+}
+
+// TestInteropStateSyncFromNeogoBigState: as TestInteropStateSyncFromNeogo
+// on a state of thousands of trie nodes (many getmptdata rounds): n3d
+// generates a 210-block chain (50 transactions a block: transfers and
+// storage writes), neo-go restores it (checking every header's state
+// root) and serves it; an n3d node joining at genesis takes the state at
+// block 200 from neo-go and ends with neo-go's roots.
+func TestInteropStateSyncFromNeogoBigState(t *testing.T) {
+	const interval, blocks = 50, 210
+	proto := srProtocol(true, interval)
+	proto["MaxTraceableBlocks"] = 2 * interval
+	proto["MaxValidUntilBlockIncrement"] = interval
+	acc := filepath.Join(t.TempDir(), "chain.acc")
+	gen := startSRN3dWith(t, proto, func(c *config.Config) { c.ApplicationConfiguration.P2P.Addresses = nil }, nil)
+	f, err := os.Create(acc)
+	require.NoError(t, err)
+	_, err = chain.Generate(context.Background(), gen.Chain(), f, chain.GenerateOptions{Blocks: blocks, TxPerBlock: 50,
+		Validators: []*keys.PrivateKey{srValidatorKey(t)}, Seed: "statesync"})
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
+	v := startSRNeogoFrom(t, acc, proto, false, nil)
+	var count uint32
+	require.NoError(t, v.call(&count, "getblockcount"))
+	require.Equal(t, uint32(blocks+1), count)
+	n := startSRN3d(t, proto, func(c *config.Config) { c.ApplicationConfiguration.RemoveUntraceableBlocks = true }, v.p2p)
+	require.Eventually(t, func() bool { return n.Chain().BlockHeight() >= blocks }, srTimeout, 50*time.Millisecond,
+		"n3d did not reach %d", blocks)
+	require.Equal(t, uint32(200), n.Chain().StateSync().SyncPoint())
+	_, err = n.Chain().StateRoot(1)
+	require.Error(t, err, "n3d executed block 1: no state sync")
+	compareSRRange(t, v, n, 200, blocks)
 }
 
 // compareSRRange is compareSRChain over blocks from..to.
