@@ -17,6 +17,7 @@ import (
 	"github.com/n3d-io/n3d/pkg/core/block"
 	"github.com/n3d-io/n3d/pkg/core/blockqueue"
 	"github.com/n3d-io/n3d/pkg/core/chain"
+	"github.com/n3d-io/n3d/pkg/crypto/hash"
 	"github.com/n3d-io/n3d/pkg/mpt"
 	"github.com/n3d-io/n3d/pkg/network/capability"
 	"github.com/n3d-io/n3d/pkg/network/message"
@@ -390,4 +391,46 @@ func TestStateSyncInitFailure(t *testing.T) {
 	}
 	require.Equal(t, float64(ssFailed), gauge(t, reg, "n3d_statesync_stage"))
 	require.Empty(t, failed, "OnFailed called again")
+}
+
+// stubSync is a StateSync in the window-blocks stage: the trie is whole,
+// so trie nodes are refused as the chain's module refuses them.
+type stubSync struct{}
+
+func (stubSync) IsInitialized() bool                { return true }
+func (stubSync) Init(uint32) error                  { return nil }
+func (stubSync) IsActive() bool                     { return true }
+func (stubSync) SyncPoint() uint32                  { return 40 }
+func (stubSync) NeedHeaders() bool                  { return false }
+func (stubSync) HeaderHeight() uint32               { return 41 }
+func (stubSync) AddHeaders([]*block.Header) error   { return nil }
+func (stubSync) NeedMPTNodes() bool                 { return false }
+func (stubSync) UnknownMPTNodes(int) []util.Uint256 { return nil }
+func (stubSync) MissingMPTNodes() int               { return 0 }
+func (stubSync) NeedBlocks() bool                   { return true }
+func (stubSync) BlockHeight() uint32                { return 30 }
+func (stubSync) AddMPTNodes([][]byte) error         { return errors.New("stub: trie nodes were not asked for") }
+func (stubSync) Put(*block.Block) error             { return nil }
+func (s stubSync) WalkNodes(util.Uint256, func(util.Uint256, []byte) mpt.WalkAction) error {
+	return nil
+}
+
+// TestLateMPTDataKeepsPeer: a reply to a getmptdata that comes after the
+// trie is whole (another peer completed it) is ignored, not held against
+// its sender.
+func TestLateMPTDataKeepsPeer(t *testing.T) {
+	var st stubSync
+	n := newNode(t, nodeOpts{cfg: func(c *Config) {
+		c.StateExchange = &StateExchangeConfig{Sync: st, Blocks: st, WalkNodes: st.WalkNodes}
+	}})
+	c1, c2 := net.Pipe()
+	defer c1.Close()
+	defer c2.Close()
+	p := newPeer(n.srv, c1, "")
+	node := []byte{0x04} // any bytes: the batch asked for their hash
+	y := n.srv.ssync
+	y.mu.Lock()
+	y.mu.mpt[p] = []*mptReq{{hashes: []util.Uint256{hash.DoubleSha256(node)}, sent: time.Now()}}
+	y.mu.Unlock()
+	require.NoError(t, y.onMPTData(p, [][]byte{node}))
 }
