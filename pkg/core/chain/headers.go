@@ -62,6 +62,15 @@ func (c *Chain) HeaderHashAt(index uint32) (util.Uint256, bool) {
 	return util.Uint256{}, false
 }
 
+// knownHashLocked is the hash at index, which must be at most the header
+// height. REQUIRES: c.mu held.
+func (c *Chain) knownHashLocked(index uint32) util.Uint256 {
+	if n := uint32(len(c.mu.headers)); index >= n {
+		return c.mu.ahead[index-n]
+	}
+	return c.mu.headers[index]
+}
+
 // GetHeaderByIndex returns the header at index (a block's or one ahead of
 // the blocks).
 func (c *Chain) GetHeaderByIndex(index uint32) (*block.Header, error) {
@@ -150,22 +159,34 @@ func (c *Chain) storeHeaders(hdrs []*block.Header) error {
 	if err := d.PutCurrentHeader(top.Hash(), top.Index); err != nil {
 		return errors.Join(err, d.Discard())
 	}
-	c.mu.RLock()
-	all := append(append(make([]util.Uint256, 0, len(c.mu.headers)+len(c.mu.ahead)), c.mu.headers...), c.mu.ahead...)
-	c.mu.RUnlock()
+	added := make([]util.Uint256, len(hdrs))
+	for i, h := range hdrs {
+		added[i] = h.Hash()
+	}
+	first := hdrs[0].Index
 	for _, h := range hdrs {
-		all = append(all, h.Hash())
-		if (h.Index+1)%headerBatch == 0 {
-			if err := d.StoreHeaderHashes(all[h.Index+1-headerBatch:h.Index+1], h.Index+1-headerBatch); err != nil {
-				return errors.Join(err, d.Discard())
+		if (h.Index+1)%headerBatch != 0 {
+			continue
+		}
+		start := h.Index + 1 - headerBatch
+		batch := make([]util.Uint256, 0, headerBatch)
+		if start < first {
+			c.mu.RLock()
+			for i := start; i < first; i++ {
+				batch = append(batch, c.knownHashLocked(i))
 			}
+			c.mu.RUnlock()
+		}
+		batch = append(batch, added[max(start, first)-first:h.Index+1-first]...)
+		if err := d.StoreHeaderHashes(batch, start); err != nil {
+			return errors.Join(err, d.Discard())
 		}
 	}
 	if err := d.Persist(); err != nil {
 		return err
 	}
 	c.mu.Lock()
-	c.mu.ahead = append(c.mu.ahead, all[len(all)-len(hdrs):]...)
+	c.mu.ahead = append(c.mu.ahead, added...)
 	c.mu.top = top
 	c.metrics.headers.Set(float64(top.Index))
 	c.mu.Unlock()

@@ -1,6 +1,7 @@
 package chain
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -183,11 +184,26 @@ func (s *StateSync) Init(peerHeight uint32) error {
 	return s.advance()
 }
 
-// putPoint records sync point p and stops ordinary block additions.
+// putPoint records sync point p and stops ordinary block additions. The
+// trie nodes of the genesis state are deleted, as neo-go does: the trie
+// restored at p must not count references of a state the chain leaves.
 func (s *StateSync) putPoint(p uint32) error {
 	c := s.c
 	c.addMu.Lock()
 	defer c.addMu.Unlock()
+	var nodes [][]byte
+	err := c.cache.Seek(storage.SeekRange{Prefix: storage.DataMPT.Bytes()}, func(k, _ []byte) bool {
+		nodes = append(nodes, bytes.Clone(k))
+		return true
+	})
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrStateSync, err)
+	}
+	for _, k := range nodes {
+		if err := c.cache.Delete(k); err != nil {
+			return err
+		}
+	}
 	if err := c.cache.Put(syncPointKey, binary.LittleEndian.AppendUint32(nil, p)); err != nil {
 		return err
 	}
@@ -409,12 +425,17 @@ func (s *StateSync) AddMPTNodes(nodes [][]byte) error {
 	c := s.c
 	c.addMu.Lock()
 	for _, n := range nodes {
-		if _, err := mpt.DecodeNode(n); err != nil {
-			errs = append(errs, fmt.Errorf("%w: node of %d bytes: %w", ErrStateSync, len(n), err))
+		ok, err := s.restorer.AddNode(n)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%w: %w", ErrStateSync, err))
 			continue
 		}
-		if _, err := s.restorer.AddNode(n); err != nil {
-			errs = append(errs, fmt.Errorf("%w: %w", ErrStateSync, err))
+		if !ok {
+			// Not missing: a duplicate, a node below one not arrived yet, or
+			// garbage, which is worth an error for the peer that sent it.
+			if _, err := mpt.DecodeNode(n); err != nil {
+				errs = append(errs, fmt.Errorf("%w: node of %d bytes: %w", ErrStateSync, len(n), err))
+			}
 		}
 	}
 	c.addMu.Unlock()

@@ -13,6 +13,7 @@ import (
 	"github.com/n3d-io/n3d/pkg/config"
 	"github.com/n3d-io/n3d/pkg/core/block"
 	"github.com/n3d-io/n3d/pkg/core/native"
+	"github.com/n3d-io/n3d/pkg/crypto/hash"
 	"github.com/n3d-io/n3d/pkg/mpt"
 	"github.com/n3d-io/n3d/pkg/storage"
 	"github.com/n3d-io/n3d/pkg/util"
@@ -55,7 +56,7 @@ func syncTarget(t *testing.T, st storage.Store) *Chain {
 }
 
 // syncTargetWith opens a node over st with the ledger settings set.
-func syncTargetWith(t *testing.T, st storage.Store, set func(*config.Ledger)) *Chain {
+func syncTargetWith(t testing.TB, st storage.Store, set func(*config.Ledger)) *Chain {
 	t.Helper()
 	cfg := syncConfig(t)
 	set(&cfg.ApplicationConfiguration.Ledger)
@@ -67,7 +68,7 @@ func syncTargetWith(t *testing.T, st storage.Store, set func(*config.Ledger)) *C
 	return c
 }
 
-func headersOf(t *testing.T, a *Chain, from, to uint32) []*block.Header {
+func headersOf(t testing.TB, a *Chain, from, to uint32) []*block.Header {
 	var out []*block.Header
 	for i := from; i <= to; i++ {
 		h, err := a.GetHeaderByIndex(i)
@@ -110,6 +111,9 @@ func feedMPT(t *testing.T, a, b *Chain, rnd *rand.Rand, rounds int) {
 			require.ErrorIs(t, err, ErrStateSync)
 			require.Contains(t, err.Error(), fmt.Sprintf("node of %d bytes", len(bad)))
 		}
+		badHash := hash.DoubleSha256(bad)
+		_, err := b.cache.Get(append(storage.DataMPT.Bytes(), badHash[:]...))
+		require.ErrorIs(t, err, storage.ErrKeyNotFound, "corrupted node stored")
 	}
 }
 
@@ -162,6 +166,10 @@ func testStateSync(t *testing.T, a *Chain, set func(*config.Ledger)) {
 	require.NoError(t, ss.Init(a.BlockHeight()))
 	require.True(t, ss.IsActive())
 	require.EqualValues(t, 40, ss.SyncPoint())
+	require.NoError(t, b.cache.Seek(storage.SeekRange{Prefix: storage.DataMPT.Bytes()}, func(k, _ []byte) bool {
+		t.Errorf("genesis trie node %x kept", k)
+		return false
+	}))
 	require.True(t, ss.NeedHeaders())
 	require.ErrorIs(t, ss.AddMPTNodes(nil), ErrStateSync, "nodes before headers")
 
@@ -185,6 +193,9 @@ func testStateSync(t *testing.T, a *Chain, set func(*config.Ledger)) {
 	feedMPT(t, a, b, rnd, 1000)
 	require.False(t, ss.NeedMPTNodes())
 	require.True(t, ss.NeedBlocks())
+	root := hdrs[40].PrevStateRoot // header 41
+	_, err = b.cache.Get(append(storage.DataMPT.Bytes(), root[:]...))
+	require.NoError(t, err, "the nodes are stored where feedMPT looks for the corrupted ones")
 	from, to, ok := ss.BlockRange()
 	require.True(t, ok)
 	require.EqualValues(t, 40-syncTestMTB+1, from)
@@ -209,7 +220,7 @@ func testStateSync(t *testing.T, a *Chain, set func(*config.Ledger)) {
 	checkSynced(t, a, b)
 }
 
-func mustBlock(t *testing.T, a *Chain, i uint32) *block.Block {
+func mustBlock(t testing.TB, a *Chain, i uint32) *block.Block {
 	t.Helper()
 	blk, err := a.GetBlockByIndex(i)
 	require.NoError(t, err)
@@ -227,6 +238,15 @@ func checkSynced(t *testing.T, a, b *Chain) {
 	require.NoError(t, err)
 	require.Equal(t, want.Root, b.CurrentStateRoot())
 	require.Equal(t, contractStorage(t, a.historicCopy(t, p)), contractStorage(t, b))
+	walked := func(c *Chain) int {
+		n := 0
+		require.NoError(t, c.WalkStateNodes(want.Root, func(util.Uint256, []byte) mpt.WalkAction {
+			n++
+			return mpt.WalkOn
+		}))
+		return n
+	}
+	require.Equal(t, walked(a), walked(b), "serves the trie at the sync point")
 	_, err = b.GetBlockByIndex(p - syncTestMTB + 1)
 	require.NoError(t, err, "first block of the window")
 	_, err = b.GetBlockByIndex(p - syncTestMTB)
@@ -370,4 +390,40 @@ func TestStateSyncOff(t *testing.T) {
 	require.NoError(t, err)
 	_, err = Open(Config{Protocol: cfg.ProtocolConfiguration, Store: storage.NewMemoryStore(), Natives: n, BloomCapacity: 1000})
 	require.ErrorIs(t, err, ErrBadConfig)
+}
+
+// syncFrom synchronises dst's state from src's headers, trie nodes and
+// blocks only.
+func syncFrom(t *testing.T, src, dst *Chain, rnd *rand.Rand) {
+	t.Helper()
+	ss := dst.StateSync()
+	require.NoError(t, ss.Init(src.BlockHeight()))
+	require.True(t, ss.NeedHeaders())
+	top := src.HeaderHeight()
+	for i := uint32(1); i <= top; i += 7 {
+		require.NoError(t, ss.AddHeaders(headersOf(t, src, i, min(i+6, top))...))
+	}
+	feedMPT(t, src, dst, rnd, 1000)
+	from, to, ok := ss.BlockRange()
+	require.True(t, ok)
+	for i := from; i <= to; i++ {
+		require.NoError(t, ss.AddBlock(mustBlock(t, src, i)))
+	}
+	require.False(t, ss.IsActive())
+}
+
+// TestStateSyncFromLightNode: a node that synchronised its state serves
+// the next one (headers, including those below its blocks; the trie at
+// the sync point; the blocks of the window).
+func TestStateSyncFromLightNode(t *testing.T) {
+	a := syncSource(t)
+	rnd := rand.New(rand.NewPCG(5, 6))
+	b := syncTarget(t, storage.NewMemoryStore())
+	defer b.Close()
+	syncFrom(t, a, b, rnd)
+	require.Greater(t, b.HeaderHeight(), b.BlockHeight())
+	c := syncTarget(t, storage.NewMemoryStore())
+	defer c.Close()
+	syncFrom(t, b, c, rnd)
+	checkSynced(t, a, c)
 }
