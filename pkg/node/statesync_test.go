@@ -64,4 +64,25 @@ func TestStateSyncFromN3dPeer(t *testing.T) {
 	}
 	_, err := sc.StateRoot(1)
 	require.Error(t, err, "block 1 was executed: no state sync")
+
+	// The synchronised node serves the next one, which knows only it
+	// (getmptdata from the trie it rebuilt, headers, the window's blocks).
+	tcfg := singleConfig(t, false, 100*time.Millisecond)
+	stateSyncProtocol(&tcfg, interval)
+	tcfg.ApplicationConfiguration.RemoveUntraceableBlocks = true
+	tcfg.ApplicationConfiguration.P2P.MinPeers, tcfg.ApplicationConfiguration.P2P.MaxPeers = 1, 1
+	tcfg.ProtocolConfiguration.SeedList = []string{s.n.P2PAddrs()[0].String()}
+	third := startNode(t, tcfg)
+	tc := third.n.Chain()
+	top := sc.BlockHeight() + 5
+	require.True(t, waitCond(func() bool { return tc.BlockHeight() >= top }, 60*time.Second),
+		"the third node is at %d, its peer at %d", tc.BlockHeight(), sc.BlockHeight())
+	done = third.logs.FilterMessage("state sync done: blocks are added as usual").All()
+	require.Len(t, done, 1, "the third node ran no state sync")
+	require.Greater(t, done[0].ContextMap()["sync_point"].(uint32), point, "synced from the first sync point only")
+	want, err := sc.StateRoot(top)
+	require.NoError(t, err)
+	got, err := tc.StateRoot(top)
+	require.NoError(t, err)
+	require.Equal(t, want.Root, got.Root)
 }
