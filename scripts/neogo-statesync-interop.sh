@@ -13,12 +13,20 @@
 #   - TestInteropMixedStateRootConsensus: one neo-go and three n3d
 #     validators make the chain together (proposals from both carry the
 #     previous state root), all agree;
+#   - TestInteropStateSyncFromNeogo: an n3d node joining at genesis with
+#     P2PStateExchangeExtensions and RemoveUntraceableBlocks takes headers,
+#     the state trie at the sync point (getmptdata) and the window's blocks
+#     from a neo-go validator, jumps, follows; block hashes, header roots
+#     and state roots from the sync point on equal neo-go's;
+#   - TestInteropStateSyncFromNeogoBigState: the same from a neo-go node
+#     that restored a 210-block chain n3d generated (50 transactions a
+#     block), the state at block 200 taken in many getmptdata rounds;
 #   - TestInteropStateSyncNeogoFromUs: n3d is the only node left; a neo-go
 #     node with P2PStateExchangeExtensions takes the headers and the state
-#     trie at the sync point from n3d (getmptdata) and checks it against the
-#     header root. neo-go v0.122.0's P2P block stage never runs (its Server
-#     starts that queue only with NeoFSStateSyncExtensions), so the jump
-#     itself is not reached.
+#     trie at the sync point from n3d (getmptdata), checks it against the
+#     header root and receives the window's blocks from n3d. neo-go
+#     v0.122.0 never stores them (its Server starts that queue only with
+#     NeoFSStateSyncExtensions: a neo-go bug), so its jump is not reached.
 #
 # Environment: NEOGO_BIN (required: a neo-go binary, v0.122.0 was used),
 # GO (go).

@@ -300,6 +300,10 @@ func (c *Config) validate() error {
 		return fmt.Errorf("%w: InvBatchSize %d", ErrBadConfig, c.InvBatchSize)
 	case c.TxResendThreshold < 0:
 		return fmt.Errorf("%w: TxResendThreshold %d", ErrBadConfig, c.TxResendThreshold)
+	case c.StateExchange != nil && c.StateExchange.WalkNodes == nil:
+		return fmt.Errorf("%w: StateExchange without WalkNodes", ErrBadConfig)
+	case c.StateExchange != nil && c.StateExchange.Sync != nil && c.StateExchange.Blocks == nil:
+		return fmt.Errorf("%w: StateExchange.Sync without Blocks", ErrBadConfig)
 	case c.MinPeers > c.MaxPeers:
 		return fmt.Errorf("%w: MinPeers %d above MaxPeers %d", ErrBadConfig, c.MinPeers, c.MaxPeers)
 	}

@@ -123,8 +123,11 @@
 // merkleblock payloads are decoded with the previous state root in the
 // header. P2PStateExchangeExtensions (Config.StateExchange, statesync.go):
 // getmptdata is answered with the state trie nodes under each requested
-// hash, depth first, one message's worth; mptdata is handed to
-// StateExchange.OnNodes. Tolerated errors (tolerance.go): extensible
+// hash, depth first, one message's worth. With StateExchange.Sync the
+// server drives the chain's state sync while it is active
+// (statesync_client.go): headers from one peer at a time, getmptdata
+// batches spread over peers (timeouts, strikes, junk replies drop the
+// peer), the window's blocks through StateExchange.Blocks. Tolerated errors (tolerance.go): extensible
 // payloads outside their height window and getmptdata for nodes we lack
 // are dropped, and a peer causing 30 × validators of them within one
 // block time is dropped, as neo-go does.

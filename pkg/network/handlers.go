@@ -56,6 +56,8 @@ func (s *Server) handle(p *peer, m *message.Message) error {
 		return s.handleGetMPTData(p, pl)
 	case *payload.MPTData:
 		return s.handleMPTData(p, pl)
+	case *payload.Headers:
+		return s.handleHeaders(p, pl)
 	}
 	switch m.Command {
 	case message.CmdVersion, message.CmdVerack:
@@ -65,8 +67,8 @@ func (s *Server) handle(p *peer, m *message.Message) error {
 	case message.CmdMempool:
 		return s.handleMempool(p)
 	}
-	// headers (we sync by blocks), SPV filters, merkleblock, reject and
-	// alert are ignored, as the reference's full node does with most.
+	// SPV filters, merkleblock, reject and alert are ignored, as the
+	// reference's full node does with most.
 	return nil
 }
 

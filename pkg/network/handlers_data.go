@@ -80,6 +80,11 @@ func (s *Server) handleBlock(p *peer, b *block.Block) {
 	h := b.Hash()
 	s.seen.remove(h)
 	p.updateHeight(b.Index)
+	if s.ssync != nil && s.ssync.active() {
+		s.ssync.onBlock(p, b)
+		s.kickSync()
+		return
+	}
 	s.sync.received(p, b.Index)
 	if err := s.cfg.Blocks.Put(b); err != nil {
 		s.log.Debug("block not queued", zap.Uint32("index", b.Index), zap.Error(err))

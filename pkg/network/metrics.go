@@ -14,6 +14,12 @@ type metrics struct {
 	reannounced prometheus.Counter
 	retries     prometheus.Counter
 	skipped     prometheus.Counter
+
+	ssStage    prometheus.Gauge
+	ssFlying   prometheus.Gauge
+	ssMissing  prometheus.Gauge
+	ssNodes    prometheus.Counter
+	ssTimeouts prometheus.Counter
 }
 
 func newMetrics(reg prometheus.Registerer) (*metrics, error) {
@@ -27,6 +33,17 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 			"Announcements of pooled transactions made again because they stayed in the pool."),
 		retries: s.Counter("getdata_retries_total", "Items asked from another announcer after a getdata went unanswered."),
 		skipped: s.Counter("broadcast_skipped_total", "Peers a broadcast did not reach because their send queue was full."),
+	}
+	ss := promutil.NewSet(reg, "statesync")
+	m.ssStage = ss.Gauge("stage", "State sync stage: 0 off or done, 1 waiting for peers, 2 headers, "+
+		"3 MPT nodes and window blocks, 4 failed to start.")
+	m.ssFlying = ss.Gauge("mpt_nodes_requested", "MPT node hashes asked from peers and not answered yet.")
+	m.ssMissing = ss.Gauge("mpt_nodes_missing", "MPT nodes of the sync point's trie known to be missing.")
+	m.ssNodes = ss.Counter("mpt_nodes_received_total", "MPT nodes received in answers to getmptdata.")
+	m.ssTimeouts = ss.Counter("mpt_requests_timedout_total",
+		"getmptdata requests a peer left unanswered (their hashes asked again from others).")
+	if err := ss.Err(); err != nil {
+		return nil, err
 	}
 	return m, s.Err()
 }

@@ -30,6 +30,7 @@ type Server struct {
 
 	book    *addrBook
 	sync    *syncer
+	ssync   *stateSyncer // nil without StateExchange.Sync
 	ext     *extCache
 	seen    *inflight
 	pending *txAges // pooled transactions by age, for re-announcement
@@ -90,6 +91,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.book = newAddrBook(&s.cfg, s.own.is)
 	s.sync = newSyncer(s)
+	if se := cfg.StateExchange; se != nil && se.Sync != nil {
+		s.ssync = newStateSyncer(s, se.Sync)
+	}
 	s.ext = newExtCache(cfg.ExtensibleCache)
 	s.rejected = newRejectCache()
 	s.seen = newInflight()
@@ -324,6 +328,9 @@ func (s *Server) unregister(p *peer) {
 	s.mu.Unlock()
 	s.book.disconnected(p, p.err)
 	s.sync.peerGone(p)
+	if s.ssync != nil {
+		s.ssync.peerGone(p)
+	}
 	lvl := zap.InfoLevel
 	if !p.handshaked.Load() {
 		lvl = zap.DebugLevel
@@ -409,8 +416,11 @@ func (s *Server) UnconnectedPeers() []string { return s.book.list(stateUnconnect
 func (s *Server) BadPeers() []string { return s.book.list(stateBad) }
 
 // IsInSync reports whether no handshaked peer is ahead of the chain
-// (true without peers).
+// (true without peers) and no state sync is under way.
 func (s *Server) IsInSync() bool {
+	if s.ssync != nil && s.ssync.active() {
+		return false
+	}
 	h := s.cfg.Ledger.BlockHeight()
 	return len(s.peers(func(p *peer) bool { return p.height.Load() > h })) == 0
 }

@@ -17,10 +17,18 @@ type StateExchangeConfig struct {
 	// WalkNodes walks the stored trie nodes under a node hash depth first
 	// (mpt.Walk over the chain's trie, chain.WalkStateNodes); required.
 	WalkNodes func(h util.Uint256, visit func(h util.Uint256, enc []byte) mpt.WalkAction) error
-	// OnNodes receives the nodes of an mptdata from a peer (a state sync
-	// in progress); an error disconnects the peer. Nil: mptdata is
-	// dropped (the node is not synchronising state).
-	OnNodes func(peer uint64, nodes [][]byte) error
+	// Sync is the chain's state synchronisation (statesync_client.go):
+	// while it is active the server fetches headers, MPT nodes and the
+	// window's blocks for it instead of syncing blocks. Nil: the node only
+	// serves; mptdata and headers from peers are dropped.
+	Sync StateSync
+	// Blocks takes the blocks of the window below the sync point (a block
+	// queue feeding the module's AddBlock in order); required with Sync.
+	Blocks BlockSink
+	// OnFailed is told when Sync cannot start (Init failed: the database
+	// must be dropped, or the store failed); the node cannot synchronise
+	// and should stop, as neo-go does. Optional.
+	OnFailed func(error)
 }
 
 // errStateExchangeOff is a state exchange message on a node without the
@@ -77,12 +85,20 @@ func (s *Server) handleGetMPTData(p *peer, inv *payload.MPTInventory) error {
 
 // handleMPTData passes received nodes to the state sync, if one runs.
 func (s *Server) handleMPTData(p *peer, d *payload.MPTData) error {
-	se := s.cfg.StateExchange
-	if se == nil {
+	if s.cfg.StateExchange == nil {
 		return errStateExchangeOff
 	}
-	if se.OnNodes == nil {
+	if s.ssync == nil {
 		return nil
 	}
-	return se.OnNodes(p.id, d.Nodes)
+	return s.ssync.onMPTData(p, d.Nodes)
+}
+
+// handleHeaders passes headers to the state sync while it needs them;
+// otherwise they are ignored (blocks are synchronised whole).
+func (s *Server) handleHeaders(p *peer, h *payload.Headers) error {
+	if s.ssync == nil {
+		return nil
+	}
+	return s.ssync.onHeaders(p, h.Headers)
 }

@@ -14,16 +14,14 @@ import (
 	"github.com/n3d-io/n3d/pkg/util"
 )
 
-// stateNode serves the restored reference chain's state trie (nodes
-// received are handed to got, if set).
-func stateNode(t *testing.T, got func(uint64, [][]byte) error) *node {
+// stateNode serves the restored reference chain's state trie.
+func stateNode(t *testing.T) *node {
 	var n *node
 	n = newNode(t, nodeOpts{restore: true, cfg: func(c *Config) {
 		c.StateExchange = &StateExchangeConfig{
 			WalkNodes: func(h util.Uint256, visit func(util.Uint256, []byte) mpt.WalkAction) error {
 				return n.chain.WalkStateNodes(h, visit)
 			},
-			OnNodes: got,
 		}
 	}})
 	return n
@@ -34,7 +32,7 @@ func stateNode(t *testing.T, got func(uint64, [][]byte) error) *node {
 // whole; the leaves it gets are exactly the node's storage at that root,
 // for an old root and the current one.
 func TestGetMPTDataRebuildsState(t *testing.T) {
-	n := stateNode(t, nil)
+	n := stateNode(t)
 	p := dialRaw(t, n, 11)
 	for _, height := range []uint32{10, n.chain.BlockHeight()} {
 		sr, err := n.chain.StateRoot(height)
@@ -73,25 +71,6 @@ func TestGetMPTDataRebuildsState(t *testing.T) {
 			require.True(t, bytes.Equal(kv.Value, v), "height %d key %x", height, kv.Key)
 		}
 	}
-}
-
-// TestMPTDataReachesStateSync: mptdata from a peer goes to OnNodes with
-// the peer's id; an error from it drops the peer.
-func TestMPTDataReachesStateSync(t *testing.T) {
-	got := make(chan [][]byte, 1)
-	n := stateNode(t, func(_ uint64, nodes [][]byte) error {
-		got <- nodes
-		if len(nodes) > 1 {
-			return errors.New("bad node")
-		}
-		return nil
-	})
-	p := dialRaw(t, n, 12)
-	p.send(message.CmdMPTData, &payload.MPTData{Nodes: [][]byte{{0x04}}})
-	require.Equal(t, [][]byte{{0x04}}, <-got)
-	p.send(message.CmdMPTData, &payload.MPTData{Nodes: [][]byte{{0x04}, {0x04}}})
-	<-got
-	p.expectGone()
 }
 
 // TestStateExchangeOffDropsPeer: without the extension either message

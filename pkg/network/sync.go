@@ -2,6 +2,7 @@ package network
 
 import (
 	"context"
+	"math"
 	"sync"
 	"time"
 
@@ -38,15 +39,26 @@ type chunkReq struct {
 // our height passes its end; one whose peer went away or stalled is asked
 // from another peer. Blocks go to the block queue, which orders them.
 type syncer struct {
-	s  *Server
-	mu struct {
+	s *Server
+	// height is the index the requests start above: the ledger's
+	// height, or for the blocks of a state sync's window the module's.
+	height func() uint32
+	// limit caps the requested indexes (the sync point for a state
+	// sync's window).
+	limit func() uint32
+	mu    struct {
 		sync.Mutex
 		reqs map[uint32]*chunkReq // by chunk number (index / syncChunk)
 	}
 }
 
 func newSyncer(s *Server) *syncer {
-	y := &syncer{s: s}
+	return newSyncerOver(s, s.cfg.Ledger.BlockHeight, func() uint32 { return math.MaxUint32 })
+}
+
+// newSyncerOver is a syncer filling the indexes above height up to limit.
+func newSyncerOver(s *Server, height, limit func() uint32) *syncer {
+	y := &syncer{s: s, height: height, limit: limit}
 	y.mu.reqs = make(map[uint32]*chunkReq)
 	return y
 }
@@ -67,7 +79,11 @@ func (y *syncer) run(ctx context.Context, tick clock.Ticker) {
 		case <-tick.C():
 		case <-y.s.kick:
 		}
-		y.request(y.s.clock.Now())
+		now := y.s.clock.Now()
+		if ss := y.s.ssync; ss != nil && ss.drive(now) {
+			continue // a state sync runs: it requests what it needs
+		}
+		y.request(now)
 	}
 }
 
@@ -96,8 +112,8 @@ func (y *syncer) peerGone(p *peer) {
 // request drops finished and stalled chunks and asks peers for the
 // missing ones.
 func (y *syncer) request(now time.Time) {
-	h := y.s.cfg.Ledger.BlockHeight()
-	ps := y.s.peers(func(p *peer) bool { return p.height.Load() > h })
+	h, lim := y.height(), y.limit()
+	ps := y.s.peers(func(p *peer) bool { return p.height.Load() > h && h < lim })
 	y.mu.Lock()
 	held := make(map[*peer]int, len(ps))
 	for k, r := range y.mu.reqs {
@@ -119,7 +135,7 @@ func (y *syncer) request(now time.Time) {
 	for _, p := range ps {
 		ph := p.height.Load()
 		for held[p] < chunksPerPeer {
-			r := y.nextChunkLocked(p, h, ph, now)
+			r := y.nextChunkLocked(p, h, min(ph, lim), now)
 			if r == nil {
 				break
 			}

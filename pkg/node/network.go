@@ -93,7 +93,10 @@ func (n *Node) startNetwork(ctx context.Context) (stop func() error, err error) 
 	cfg.Clock, cfg.Transport = n.clock, n.transport
 	cfg.Pool = poolView{n.pool, n.pipe}
 	cfg.Notary = n.notaryNetConfig()
-	cfg.StateExchange = n.stateExchange()
+	var sq *blockqueue.Queue
+	if cfg.StateExchange, sq, err = n.stateExchange(n.syncModule(), log); err != nil {
+		return nil, fmt.Errorf("p2p: %w", err)
+	}
 	cfg.ValidatorsCount = func() int { return n.cfg.ProtocolConfiguration.ValidatorsCountAt(c.BlockHeight()) }
 	cons, pipe := n.cons, n.pipe
 	submitted, err := n.wireNetwork(&cfg)
@@ -122,6 +125,9 @@ func (n *Node) startNetwork(ctx context.Context) (stop func() error, err error) 
 	sub := c.Subscribe(chain.EventBlock, 0)
 	runDone := make(chan struct{})
 	g.goRun(q.Run)
+	if sq != nil {
+		g.goRun(sq.Run)
+	}
 	g.goRun(func(ctx context.Context) error {
 		defer close(runDone)
 		return srv.Run(ctx)

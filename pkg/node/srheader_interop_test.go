@@ -21,6 +21,7 @@ import (
 	"github.com/n3d-io/n3d/internal/neogotest"
 	"github.com/n3d-io/n3d/internal/testwallet"
 	"github.com/n3d-io/n3d/pkg/config"
+	"github.com/n3d-io/n3d/pkg/core/chain"
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
 	"github.com/n3d-io/n3d/pkg/node"
 )
@@ -71,6 +72,12 @@ type srNeogo struct {
 // startSRNeogo runs neo-go with proto; validator makes it the consensus
 // node, seeds are dialled.
 func startSRNeogo(t *testing.T, proto map[string]any, validator bool, app map[string]any, seeds ...string) *srNeogo {
+	return startSRNeogoFrom(t, "", proto, validator, app, seeds...)
+}
+
+// startSRNeogoFrom is startSRNeogo on a database restored from the dump
+// acc first (none when "").
+func startSRNeogoFrom(t *testing.T, acc string, proto map[string]any, validator bool, app map[string]any, seeds ...string) *srNeogo {
 	bin := neogotest.Bin(t, "run make interop-statesync with NEOGO_BIN set to a neo-go v0.122.0 binary")
 	dir := t.TempDir()
 	n := &srNeogo{p2p: neogotest.FreeAddr(t), rpc: neogotest.FreeAddr(t), logPath: filepath.Join(dir, "neogo-zap.log")}
@@ -97,6 +104,9 @@ func startSRNeogo(t *testing.T, proto map[string]any, validator bool, app map[st
 		a["P2P"].(map[string]any)["MinPeers"] = 1
 	}
 	cfg := neogotest.WriteYAML(t, filepath.Join(dir, "neogo.yml"), map[string]any{"ProtocolConfiguration": p, "ApplicationConfiguration": a})
+	if acc != "" {
+		neogotest.Restore(t, bin, cfg, acc)
+	}
 	n.Node = neogotest.Start(t, bin, cfg, n.rpc)
 	t.Cleanup(func() { // before the node's own cleanup: its log is in LogPath
 		if t.Failed() {
@@ -228,12 +238,14 @@ func (n *srNeogo) stop(t *testing.T) {
 // (getmptdata, answered by n3d) from n3d; neo-go checks every node against
 // the root in the header after the sync point and logs "MPT is in sync".
 //
-// neo-go v0.122.0 stops there: its block stage (blocks below the sync
-// point) never runs over P2P, because Server starts the queue feeding the
-// state sync module only from the stage callback it registers with
-// NeoFSStateSyncExtensions (pkg/network/server.go, since v0.108.0). So the
-// test checks headers and state, not the jump; the log tells which stage
-// neo-go reached.
+// neo-go v0.122.0 stops there: it asks n3d for the window's blocks and
+// n3d sends them (checked: neo-go logs them received, and asks again and
+// again), but they are never stored, because neo-go's Server starts the
+// queue feeding its state sync module (bSyncQueue.Run) only from the
+// stage callback it registers with NeoFSStateSyncExtensions
+// (pkg/network/server.go), never with P2PStateExchangeExtensions alone.
+// A neo-go bug, not ours; so the test checks headers, state and the
+// blocks n3d serves, not neo-go's jump.
 func TestInteropStateSyncNeogoFromUs(t *testing.T) {
 	const interval = 10
 	proto := srProtocol(true, interval)
@@ -262,8 +274,98 @@ func TestInteropStateSyncNeogoFromUs(t *testing.T) {
 	var headers uint32
 	require.NoError(t, s.call(&headers, "getblockheadercount"))
 	require.Equal(t, top+1, headers)
+	// neo-go then asks n3d for the window's blocks and n3d sends them
+	// (neo-go logs each received block at debug level); whether neo-go
+	// stores them is its own affair (see above).
+	require.Eventually(t, func() bool {
+		_, after, _ := strings.Cut(s.log(t), "MPT is in sync")
+		return strings.Count(after, `"type": "CMDBlock"`) >= 2*interval
+	}, srTimeout, 100*time.Millisecond, "neo-go got no window blocks from n3d after the MPT stage")
 	if !strings.Contains(s.log(t), "blocks are in sync") {
-		t.Logf("neo-go synced headers and the state at %d from n3d; its P2P block stage does not run (see the test's comment)", point)
+		t.Logf("neo-go synced headers and the state at %d from n3d and received the window's blocks; "+
+			"its P2P block stage does not store them (see the test's comment)", point)
+	}
+}
+
+// TestInteropStateSyncFromNeogo: a neo-go validator with
+// P2PStateExchangeExtensions makes blocks; an n3d node that joins at
+// genesis (RemoveUntraceableBlocks, which the state sync needs as in
+// neo-go) takes the headers, the state trie at the last sync point
+// (getmptdata answered by neo-go) and the window's blocks from it, jumps,
+// then follows neo-go's new blocks: every block hash, header root and
+// state root from the sync point on equals neo-go's, and block 1 was never
+// executed.
+func TestInteropStateSyncFromNeogo(t *testing.T) {
+	const interval = 10
+	proto := srProtocol(true, interval)
+	proto["MaxTraceableBlocks"] = 2 * interval
+	proto["MaxValidUntilBlockIncrement"] = interval
+	v := startSRNeogo(t, proto, true, nil)
+	var count uint32
+	require.Eventually(t, func() bool { return v.call(&count, "getblockcount") == nil && count > 3*interval+5 },
+		srTimeout, 100*time.Millisecond, "neo-go did not make %d blocks", 3*interval+5)
+	n := startSRN3d(t, proto, func(c *config.Config) { c.ApplicationConfiguration.RemoveUntraceableBlocks = true }, v.p2p)
+	target := count + 5
+	require.Eventually(t, func() bool { return n.Chain().BlockHeight() >= target }, srTimeout, 50*time.Millisecond,
+		"n3d did not reach %d", target)
+	point := n.Chain().StateSync().SyncPoint()
+	require.GreaterOrEqual(t, point, (count-1)/interval*interval, "sync point")
+	_, err := n.Chain().StateRoot(1)
+	require.Error(t, err, "n3d executed block 1: no state sync")
+	compareSRRange(t, v, n, point, target)
+}
+
+// TestInteropStateSyncFromNeogoBigState: as TestInteropStateSyncFromNeogo
+// on a state of thousands of trie nodes (many getmptdata rounds): n3d
+// generates a 210-block chain (50 transactions a block: transfers and
+// storage writes), neo-go restores it (checking every header's state
+// root) and serves it; an n3d node joining at genesis takes the state at
+// block 200 from neo-go and ends with neo-go's roots.
+func TestInteropStateSyncFromNeogoBigState(t *testing.T) {
+	const interval, blocks = 50, 210
+	proto := srProtocol(true, interval)
+	proto["MaxTraceableBlocks"] = 2 * interval
+	proto["MaxValidUntilBlockIncrement"] = interval
+	acc := filepath.Join(t.TempDir(), "chain.acc")
+	gen := startSRN3dWith(t, proto, func(c *config.Config) { c.ApplicationConfiguration.P2P.Addresses = nil }, nil)
+	f, err := os.Create(acc)
+	require.NoError(t, err)
+	_, err = chain.Generate(context.Background(), gen.Chain(), f, chain.GenerateOptions{Blocks: blocks, TxPerBlock: 50,
+		Validators: []*keys.PrivateKey{srValidatorKey(t)}, Seed: "statesync"})
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
+	v := startSRNeogoFrom(t, acc, proto, false, nil)
+	var count uint32
+	require.NoError(t, v.call(&count, "getblockcount"))
+	require.Equal(t, uint32(blocks+1), count)
+	n := startSRN3d(t, proto, func(c *config.Config) { c.ApplicationConfiguration.RemoveUntraceableBlocks = true }, v.p2p)
+	require.Eventually(t, func() bool { return n.Chain().BlockHeight() >= blocks }, srTimeout, 50*time.Millisecond,
+		"n3d did not reach %d", blocks)
+	require.Equal(t, uint32(200), n.Chain().StateSync().SyncPoint())
+	_, err = n.Chain().StateRoot(1)
+	require.Error(t, err, "n3d executed block 1: no state sync")
+	compareSRRange(t, v, n, 200, blocks)
+}
+
+// compareSRRange is compareSRChain over blocks from..to.
+func compareSRRange(t *testing.T, ng *srNeogo, n *node.Node, from, to uint32) {
+	c := n.Chain()
+	for i := from; i <= to; i++ {
+		var ref srHeader
+		require.NoError(t, ng.call(&ref, "getblockheader", i, true))
+		h, ok := c.GetHeaderHash(i)
+		require.True(t, ok, "block %d", i)
+		require.Equal(t, ref.Hash, h.String(), "block %d", i)
+		hdr, err := c.GetHeader(h)
+		require.NoError(t, err)
+		require.Equal(t, ref.PrevStateRoot, hdr.PrevStateRoot.String(), "block %d", i)
+		var root struct {
+			Root string `json:"roothash"`
+		}
+		require.NoError(t, ng.call(&root, "getstateroot", i))
+		ours, err := c.StateRoot(i)
+		require.NoError(t, err, "state root %d", i)
+		require.Equal(t, root.Root, ours.Root.String(), "state root %d", i)
 	}
 }
 
