@@ -7,10 +7,11 @@
 // visible or none of it is. bbolt has one writer at a time: a Put,
 // Delete or PutSync waits for a PutChangeSet being committed (on a
 // loaded disk the write cache's flush of one second of blocks takes
-// seconds, see docs/benchmarks-storage.md); reads never wait for it. Seek reads in chunks, each in its own short
-// read transaction, and calls the callback outside any transaction, so a
-// callback may use the store (or a cache above it) freely while another
-// goroutine writes.
+// seconds, see docs/benchmarks-storage.md); reads never wait for it.
+//
+// Seek reads in chunks, each in its own short read transaction, and calls
+// the callback outside any transaction, so a callback may use the store
+// (or a cache above it) freely while another goroutine writes.
 package boltdb
 
 import (
@@ -207,7 +208,8 @@ func (s *Store) Delete(key []byte) error {
 
 // PutChangeSet atomically deletes dels and then stores puts (a key in both
 // ends up stored), in one transaction. Keys are deleted and written in
-// sorted order, which keeps bbolt's page splits local. The maps are not retained.
+// sorted order, which keeps bbolt's page splits local. The maps are not
+// retained.
 func (s *Store) PutChangeSet(puts map[string][]byte, dels map[string]struct{}) error {
 	keys := make([]string, 0, len(puts))
 	for k := range puts {
