@@ -16,7 +16,8 @@
 #   CPU  node process(es) CPU time / wall time while the load runs, 100% = one core (sum over all nodes)
 #   MEM  mean RSS of the node process(es) while the load runs (sum over all nodes)
 #   (the load runs from the bench's "Started test from block" to the last block with transactions)
-# "INFO" lines before it give sent/included/lost/errors, block times, peak RSS, the bench's CPU, the CPU used by every
+# "INFO" lines before it give sent/included/lost/errors, block times, peak RSS, the mean file-backed RSS (mem_file_mean:
+# BoltDB's memory-mapped file, the binary's pages), the bench's CPU, the CPU used by every
 # other process on the machine during the load (other_procs_cpu, 100% = one core), load average, paths.
 #
 # Environment:
@@ -33,6 +34,10 @@
 #   PPROF_SECONDS  if set, enable pprof on the loaded node (single node, or the first RPC node) and take a CPU profile of
 #                  that many seconds PPROF_DELAY seconds after the load starts (default 5); saved as cpu.pprof, followed by
 #                  a heap profile (heap.pprof) taken right after it, still under load
+#   PPROF_BLOCK=1  with PPROF_SECONDS: also turn on the node's block and mutex profiling (Pprof EnableBlock/EnableMutex,
+#                  every event recorded: slower) and take block.pprof and mutex.pprof over the same seconds as cpu.pprof
+#   PPROF_TRACE    with PPROF_SECONDS: also take an execution trace of that many seconds after the heap profile
+#                  (trace.out; `go tool trace -pprof=syscall|sync|sched trace.out` gives where goroutines waited)
 #   STALL_SECONDS  after everything was sent, interrupt the bench when no non-empty block came for this long (default 60)
 #   READY_SECONDS  how long the RPC node(s) may take to reach block 2 after start (default 180)
 #   KEEP_TMP=1     keep the temp dir (configs, DBs) after the run
@@ -64,6 +69,8 @@ REQ_TIMEOUT=${REQ_TIMEOUT:-30s}
 MS_PER_BLOCK=${MS_PER_BLOCK:-0}
 PPROF_SECONDS=${PPROF_SECONDS:-}
 PPROF_DELAY=${PPROF_DELAY:-5}
+PPROF_BLOCK=${PPROF_BLOCK:-0}
+PPROF_TRACE=${PPROF_TRACE:-}
 STALL_SECONDS=${STALL_SECONDS:-60}
 READY_SECONDS=${READY_SECONDS:-180}
 for b in neo-bench neo-bench-config neo-bench-gen; do
@@ -126,9 +133,10 @@ for f in go.protocol.template.yml template.data.yml; do mshow ".docker/ir/$f" > 
 # BASE_PORT+…, /chains and /config paths -> the node's directory, pprof on when asked.  Nothing else changes.
 # In docker both RPC nodes of 7+2 use the same config and ports; the second one (ALT=1) gets its own ports here.
 rewrite() { # rewrite SRC DST NODEDIR PPROF(0|1) ALT(0|1)
-	python3 - "$@" "$BASE_PORT" <<'EOF'
+	python3 - "$@" "$BASE_PORT" "$PPROF_BLOCK" <<'EOF'
 import re, sys
 src, dst, ndir, pprof, alt, base = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4] == "1", sys.argv[5] == "1", int(sys.argv[6])
+block = sys.argv[7] == "1"
 def port(p):
     p = int(p)
     if alt and p in (20331, 20332): return base + p - 20290  # second RPC node: RPC +41, P2P +42
@@ -153,6 +161,9 @@ for line in open(src):
     line = line.replace("Path: /config/wallet.json", "Path: %s/wallet.json" % ndir)
     if section == "Pprof" and pprof and re.match(r"^\s*Enabled: false\s*$", line):
         line = line.replace("false", "true")
+        if block:
+            ind = line[:len(line) - len(line.lstrip())]
+            line += "%sEnableBlock: true\n%sEnableMutex: true\n" % (ind, ind)
     out.append(line)
 open(dst, "w").writelines(out)
 EOF
@@ -247,17 +258,19 @@ BENCH_PID=$!
 sampler() {
 	while kill -0 "$BENCH_PID" 2>/dev/null && ! grep -q "Started test from block" "$RES/bench.log"; do sleep 0.2; done
 	while kill -0 "$BENCH_PID" 2>/dev/null; do
-		local t ticks=0 rss=0 bt=0 p s
+		local t ticks=0 rss=0 rssf=0 bt=0 p s
 		t=$(date +%s.%N)
 		for p in "${NODE_PIDS[@]}"; do
 			s=$(cat "/proc/$p/stat" 2>/dev/null) || continue
 			s=${s##*) }; set -- $s; ticks=$((ticks + ${12} + ${13}))
-			rss=$((rss + $(awk '/^VmRSS/{print $2}' "/proc/$p/status" 2>/dev/null || echo 0)))
+			set -- $(awk '/^VmRSS/{r=$2} /^RssFile/{f=$2} END{print r+0, f+0}' "/proc/$p/status" 2>/dev/null || echo 0 0)
+			rss=$((rss + $1)) rssf=$((rssf + $2))
 		done
 		s=$(cat "/proc/$BENCH_PID/stat" 2>/dev/null) && { s=${s##*) }; set -- $s; bt=$((${12} + ${13})); }
 		# machine-wide busy jiffies (user nice system irq softirq steal) from /proc/stat, to see what other processes used
 		set -- $(head -1 /proc/stat)
-		echo "$t $ticks $rss $bt $(cut -d' ' -f1 /proc/loadavg) $(($2 + $3 + $4 + $7 + $8 + $9))"
+		# last column: the file-backed part of the RSS (RssFile: BoltDB's memory-mapped file, the binary)
+		echo "$t $ticks $rss $bt $(cut -d' ' -f1 /proc/loadavg) $(($2 + $3 + $4 + $7 + $8 + $9)) $rssf"
 		sleep 1
 	done
 }
@@ -269,12 +282,25 @@ if [ -n "$PPROF_SECONDS" ]; then
 		while kill -0 "$BENCH_PID" 2>/dev/null && ! grep -q "Started test from block" "$RES/bench.log"; do sleep 0.2; done
 		sleep "$PPROF_DELAY"
 		echo "profile start $(date +%T) load $(cut -d' ' -f1-3 /proc/loadavg)" > "$RES/pprof.info"
+		if [ "$PPROF_BLOCK" = 1 ]; then
+			# Delta profiles over the same window as the CPU profile (?seconds= on a cumulative profile).
+			for p in block mutex; do
+				curl -s --max-time $((PPROF_SECONDS + 30)) -o "$RES/$p.pprof" \
+					"http://127.0.0.1:$PPROF_PORT/debug/pprof/$p?seconds=$PPROF_SECONDS" &
+			done
+		fi
 		curl -s --max-time $((PPROF_SECONDS + 30)) -o "$RES/cpu.pprof" \
 			"http://127.0.0.1:$PPROF_PORT/debug/pprof/profile?seconds=$PPROF_SECONDS"
 		echo "profile end $(date +%T) curl rc $? load $(cut -d' ' -f1-3 /proc/loadavg)" >> "$RES/pprof.info"
+		wait
 		# The live heap right after the CPU profile, i.e. still under load (in-use and allocation figures).
 		curl -s --max-time 30 -o "$RES/heap.pprof" "http://127.0.0.1:$PPROF_PORT/debug/pprof/heap"
 		echo "heap profile $(date +%T) curl rc $? load $(cut -d' ' -f1-3 /proc/loadavg)" >> "$RES/pprof.info"
+		if [ -n "$PPROF_TRACE" ]; then
+			curl -s --max-time $((PPROF_TRACE + 30)) -o "$RES/trace.out" \
+				"http://127.0.0.1:$PPROF_PORT/debug/pprof/trace?seconds=$PPROF_TRACE"
+			echo "trace end $(date +%T) curl rc $? load $(cut -d' ' -f1-3 /proc/loadavg)" >> "$RES/pprof.info"
+		fi
 	) &
 	PPROF_PID=$!
 fi
@@ -360,12 +386,13 @@ lastblk = [l.split(" #")[0] for l in blog.splitlines() if re.search(r" #\d+: [1-
 if lastblk:
     tend = time.mktime(time.strptime(lastblk[-1], "%Y/%m/%d %H:%M:%S")) + 1.5
     if any(s[0] <= tend for s in S[1:]): S = [s for s in S if s[0] <= tend]
-cpu = mem = peak = bcpu = float("nan")
+cpu = mem = memf = peak = bcpu = float("nan")
 if len(S) >= 2:
     dt = S[-1][0] - S[0][0]
     cpu = (S[-1][1] - S[0][1]) / tck / dt * 100
     bcpu = (S[-1][3] - S[0][3]) / tck / dt * 100
     mem = statistics.mean(s[2] for s in S) / 1024
+    memf = statistics.mean(s[6] for s in S) / 1024 if all(len(s) >= 7 for s in S) else float("nan")
     peak = max(s[2] for s in S) / 1024
     la_run = statistics.mean(s[4] for s in S)
     ocpu = ((S[-1][5] - S[0][5]) - (S[-1][1] - S[0][1]) - (S[-1][3] - S[0][3])) / tck / dt * 100 if len(S[0]) >= 6 else float("nan")
@@ -380,8 +407,8 @@ if dts:
     print("INFO blocks=%d nonempty=%d empty_inside_load=%d empty_logged=%d block_ms: median=%d mean=%.0f max=%d min=%d  txs/block: max=%d median=%d"
           % (len(blocks), len(nz), gaps, empties, statistics.median(dts), statistics.mean(dts), max(dts), min(dts),
              max(txs), statistics.median(txs)))
-print("INFO mem_peak=%.1fMB bench_cpu=%.1f%% other_procs_cpu=%.1f%% samples=%d load_before=%s load_during_mean=%.2f load_after=%s"
-      % (peak, bcpu, ocpu, len(S), lb, la_run, la))
+print("INFO mem_peak=%.1fMB mem_file_mean=%.1fMB bench_cpu=%.1f%% other_procs_cpu=%.1f%% samples=%d load_before=%s load_during_mean=%.2f load_after=%s"
+      % (peak, memf, bcpu, ocpu, len(S), lb, la_run, la))
 for l in fatal[:5]: print("INFO bench-log: " + l)
 an = os.path.join(res, "anomalies.txt")
 if os.path.exists(an):
