@@ -88,7 +88,8 @@ func (t *token) move(ic *interop.Context, d *dao.DAO, from, to util.Uint160, stF
 	}
 	var err error
 	if stFrom.Amount().Cmp(amount) == 0 {
-		err = d.DeleteStorageItem(t.md.ID, accountKey(from))
+		k := accountKey(from)
+		err = d.DeleteStorageItem(t.md.ID, k[:])
 	} else {
 		stFrom.Amount().Sub(stFrom.Amount(), amount)
 		err = t.putAccount(d, from, stFrom)
