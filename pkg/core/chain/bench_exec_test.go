@@ -59,3 +59,44 @@ func lastDumpBlock(b *testing.B, dump []byte) *block.Block {
 	require.NoError(b, err)
 	return blk
 }
+
+// BenchmarkVerifyTxPool verifies the transactions of the generated chain's
+// last block one by one as the pool's pipeline does (VerifyTxConcurrent,
+// against the state before the block), with the signature cache holding
+// every check (a transaction seen again) and without it (the first time):
+//
+//	N3D_BENCH_BLOCKS=20 N3D_BENCH_TXS=500 go test -run '^$' -bench VerifyTxPool ./pkg/core/chain
+func BenchmarkVerifyTxPool(b *testing.B) {
+	dump := benchDump(b)
+	last := lastDumpBlock(b, dump)
+	c := openMemChain(b, unitTestnet(b))
+	_, err := Restore(context.Background(), c, bytes.NewReader(dump), RestoreOptions{Count: last.Index - 1})
+	require.NoError(b, err)
+	sigs := c.sigs
+	for _, cached := range []bool{false, true} {
+		name := "nosigcache"
+		if cached {
+			name = "sigcache"
+		}
+		b.Run(name, func(b *testing.B) {
+			c.sigs = nil
+			if cached {
+				c.sigs = sigs
+			}
+			n := len(last.Transactions)
+			b.ReportAllocs()
+			start := processCPU()
+			for b.Loop() {
+				for _, tx := range last.Transactions {
+					if err := c.VerifyTxConcurrent(tx); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			cpu := processCPU() - start
+			b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N*n), "cpu-ns/tx")
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/tx")
+		})
+	}
+	c.sigs = sigs
+}
