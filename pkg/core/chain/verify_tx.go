@@ -1,6 +1,7 @@
 package chain
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/big"
@@ -238,7 +239,8 @@ func (tc *txCheck) verifyStateIndependent(tx *transaction.Transaction) error {
 	if err := vm.ValidateScript(tx.Script); err != nil {
 		return fmt.Errorf("%w: %w", ErrTxInvalidScript, err)
 	}
-	tc.signData = append(tc.signData[:0], tx.SignData(uint32(tc.c.proto.Magic))...)
+	h := tx.Hash() // the sign data (tx.SignData) built in the scratch buffer
+	tc.signData = append(binary.LittleEndian.AppendUint32(tc.signData[:0], uint32(tc.c.proto.Magic)), h[:]...)
 	for i := range tx.Witnesses {
 		if err := tc.checkStandardWitness(tx.Signers[i].Account, &tx.Witnesses[i]); err != nil {
 			return fmt.Errorf("witness %d (%s): %w", i, tx.Signers[i].Account.String(), err)
