@@ -215,6 +215,14 @@ func (t *token) mintThen(ic *interop.Context, h util.Uint160, amount *big.Int, c
 
 // Burn debits amount from h (the reference FungibleToken.Burn).
 func (t *token) Burn(ic *interop.Context, h util.Uint160, amount *big.Int) error {
+	return t.burn(ic, h, amount, true)
+}
+
+// burn is Burn; without updateSupply the total supply is left for the
+// caller to lower (GAS's OnPersist lowers it once for all the fees it
+// burns: nothing reads it in between, and the stored value it ends with is
+// the same).
+func (t *token) burn(ic *interop.Context, h util.Uint160, amount *big.Int, updateSupply bool) error {
 	if amount.Sign() < 0 {
 		return errNegativeAmount
 	}
@@ -243,8 +251,10 @@ func (t *token) Burn(ic *interop.Context, h util.Uint160, amount *big.Int) error
 	if err != nil {
 		return err
 	}
-	if err := t.addSupply(d, new(big.Int).Neg(amount)); err != nil {
-		return err
+	if updateSupply {
+		if err := t.addSupply(d, new(big.Int).Neg(amount)); err != nil {
+			return err
+		}
 	}
 	return t.postTransfer(ic, &h, nil, amount, stackitem.Null{}, false, ds, nil)
 }
