@@ -165,6 +165,12 @@ func NewBufBinWriter() *BufBinWriter {
 	return &BufBinWriter{BinWriter: NewBinWriterFromIO(b), buf: b}
 }
 
+// Grow makes room for n more bytes, so that writing a value of a known
+// size does not reallocate the buffer as it fills.
+func (bw *BufBinWriter) Grow(n int) {
+	bw.buf.Grow(n)
+}
+
 // Len returns the number of bytes written so far.
 func (bw *BufBinWriter) Len() int {
 	return bw.buf.Len()

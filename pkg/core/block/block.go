@@ -133,6 +133,7 @@ func (b *Block) EncodeBinary(w *io.BinWriter) {
 // Bytes returns the serialized block.
 func (b *Block) Bytes() ([]byte, error) {
 	w := io.NewBufBinWriter()
+	w.Grow(b.Size())
 	b.EncodeBinary(w.BinWriter)
 	if w.Err != nil {
 		return nil, w.Err

@@ -61,7 +61,7 @@ func (c *Chain) GASBalance(acc util.Uint160) (*big.Int, error) {
 // While the store refuses writes it returns the StorageErr (ErrStorage):
 // the node takes no transaction it may not be able to keep.
 func (c *Chain) VerifyTxConcurrent(tx *transaction.Transaction) error {
-	return c.verifyForPool(tx, (*txCheck).verify)
+	return c.verifyForPool(tx, (*txCheck).verifyAlone)
 }
 
 // verifyForPool runs check on the current state for a transaction about to

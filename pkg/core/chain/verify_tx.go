@@ -1,6 +1,7 @@
 package chain
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/big"
@@ -63,6 +64,9 @@ type txCheck struct {
 	maxTraceable uint32
 	signData     []byte // scratch: magic ‖ tx hash
 
+	// What the transactions checked before this one (add) left: nil
+	// until the first add, so that checking a single transaction (the
+	// pool's case) makes no maps.
 	senderFee map[util.Uint160]*big.Int
 	oracleIDs map[uint64]util.Uint256
 	seen      map[util.Uint256]struct{}
@@ -75,9 +79,7 @@ func (c *Chain) newTxCheck(d *dao.DAO) (*txCheck, error) {
 	if err != nil {
 		return nil, err
 	}
-	tc := &txCheck{c: c, d: d, n: n, height: c.BlockHeight(),
-		senderFee: map[util.Uint160]*big.Int{}, oracleIDs: map[uint64]util.Uint256{},
-		seen: map[util.Uint256]struct{}{}, conflicts: map[util.Uint256][]transaction.Signer{}}
+	tc := &txCheck{c: c, d: d, n: n, height: c.BlockHeight()}
 	l, err := c.limitsOn(d, tc.height)
 	if err != nil {
 		return nil, err
@@ -126,7 +128,7 @@ func (c *Chain) VerifyTx(tx *transaction.Transaction) error {
 	if err != nil {
 		return err
 	}
-	if err := tc.verify(tx); err != nil {
+	if err := tc.verifyAlone(tx); err != nil {
 		return fmt.Errorf("transaction %s: %w", tx.Hash().String(), err)
 	}
 	return nil
@@ -136,17 +138,23 @@ func (c *Chain) VerifyTx(tx *transaction.Transaction) error {
 // then Verify: state-independent, then state-dependent) and, on success,
 // records tx in the context.
 func (tc *txCheck) verify(tx *transaction.Transaction) error {
+	if err := tc.verifyAlone(tx); err != nil {
+		return err
+	}
+	tc.add(tx)
+	return nil
+}
+
+// verifyAlone is verify without recording tx: for a context that checks
+// this one transaction only (the pool's, VerifyTx's).
+func (tc *txCheck) verifyAlone(tx *transaction.Transaction) error {
 	if err := tc.checkOnChain(tx); err != nil {
 		return err
 	}
 	if err := tc.verifyStateIndependent(tx); err != nil {
 		return err
 	}
-	if err := tc.verifyStateDependent(tx); err != nil {
-		return err
-	}
-	tc.add(tx)
-	return nil
+	return tc.verifyStateDependent(tx)
 }
 
 // checkOnChain rejects a transaction already on chain (or earlier in the
@@ -188,14 +196,19 @@ func sharesSigner(a, b []transaction.Signer) bool {
 // add records a verified transaction (TransactionVerificationContext
 // AddTransaction, plus its hash and Conflicts records for the block).
 func (tc *txCheck) add(tx *transaction.Transaction) {
+	if tc.seen == nil {
+		tc.senderFee, tc.oracleIDs = map[util.Uint160]*big.Int{}, map[uint64]util.Uint256{}
+		tc.seen, tc.conflicts = map[util.Uint256]struct{}{}, map[util.Uint256][]transaction.Signer{}
+	}
 	sender := tx.Sender()
 	fee := tc.senderFee[sender]
 	if fee == nil {
 		fee = new(big.Int)
 		tc.senderFee[sender] = fee
 	}
-	fee.Add(fee, big.NewInt(tx.SystemFee))
-	fee.Add(fee, big.NewInt(tx.NetworkFee))
+	var x big.Int
+	fee.Add(fee, x.SetInt64(tx.SystemFee))
+	fee.Add(fee, x.SetInt64(tx.NetworkFee))
 	if r := oracleResponse(tx); r != nil {
 		tc.oracleIDs[r.ID] = tx.Hash()
 	}
@@ -226,7 +239,8 @@ func (tc *txCheck) verifyStateIndependent(tx *transaction.Transaction) error {
 	if err := vm.ValidateScript(tx.Script); err != nil {
 		return fmt.Errorf("%w: %w", ErrTxInvalidScript, err)
 	}
-	tc.signData = append(tc.signData[:0], tx.SignData(uint32(tc.c.proto.Magic))...)
+	h := tx.Hash() // the sign data (tx.SignData) built in the scratch buffer
+	tc.signData = append(binary.LittleEndian.AppendUint32(tc.signData[:0], uint32(tc.c.proto.Magic)), h[:]...)
 	for i := range tx.Witnesses {
 		if err := tc.checkStandardWitness(tx.Signers[i].Account, &tx.Witnesses[i]); err != nil {
 			return fmt.Errorf("witness %d (%s): %w", i, tx.Signers[i].Account.String(), err)
@@ -326,12 +340,15 @@ func (tc *txCheck) checkFunds(tx *transaction.Transaction) error {
 	if err != nil {
 		return fmt.Errorf("GAS balance: %w", err)
 	}
-	need := new(big.Int).Add(big.NewInt(tx.SystemFee), big.NewInt(tx.NetworkFee))
+	var need, x big.Int // on the stack: this runs for every incoming transaction
+	need.SetInt64(tx.SystemFee)
+	need.Add(&need, x.SetInt64(tx.NetworkFee))
 	if prev := tc.senderFee[sender]; prev != nil {
-		need.Add(need, prev)
+		need.Add(&need, prev)
 	}
-	if balance.Cmp(need) < 0 {
-		return fmt.Errorf("%w: %s has %s, needs %s", ErrTxInsufficientFunds, sender.String(), balance, need)
+	if balance.Cmp(&need) < 0 {
+		return fmt.Errorf("%w: %s has %s, needs %s", ErrTxInsufficientFunds, sender.String(), balance,
+			new(big.Int).Set(&need))
 	}
 	if r := oracleResponse(tx); r != nil {
 		if other, ok := tc.oracleIDs[r.ID]; ok {

@@ -73,12 +73,17 @@ func (d *DAO) Changes() int {
 	return d.snap.Len()
 }
 
+// errKeyNotFound is get's error for an absent key, made once: reads of
+// absent keys are common on the block path (an unblocked sender, a
+// recipient that is no contract).
+var errKeyNotFound = fmt.Errorf("%w: %w", ErrNotFound, storage.ErrKeyNotFound)
+
 // get reads key and maps absence to ErrNotFound.
 func (d *DAO) get(key []byte) ([]byte, error) {
 	v, err := d.store.Get(key)
 	if err != nil {
 		if errors.Is(err, storage.ErrKeyNotFound) {
-			return nil, fmt.Errorf("%w: %w", ErrNotFound, err)
+			return nil, errKeyNotFound
 		}
 		return nil, fmt.Errorf("dao: get: %w", err)
 	}

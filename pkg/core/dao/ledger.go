@@ -141,12 +141,17 @@ func (d *DAO) GetAppExecResults(h util.Uint256, trig trigger.Type) ([]state.AppE
 	return res, nil
 }
 
+// execResultSizeHint is room for a transfer's execution result (VM state,
+// GAS, one result, a Transfer notification) in a stored transaction record.
+const execResultSizeHint = 256
+
 // StoreAsTransaction stores tx included at height with its execution result
 // (nil allowed), and a conflict stub for every Conflicts attribute (for
 // the conflicting hash, and for that hash with each signer), unless a block
 // with that hash exists.
 func (d *DAO) StoreAsTransaction(tx *transaction.Transaction, height uint32, aer *state.AppExecResult) error {
 	w := io.NewBufBinWriter()
+	w.Grow(1 + 4 + tx.Size() + execResultSizeHint)
 	w.WriteU8(storage.ExecTransaction)
 	w.WriteU32LE(height)
 	tx.EncodeBinary(w.BinWriter)

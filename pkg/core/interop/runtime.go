@@ -245,6 +245,25 @@ func (ic *Context) SendNotification(h util.Uint160, name string, args *stackitem
 	return nil
 }
 
+// SendOwnNotification is SendNotification for the arguments of a
+// notification a native contract built for it alone (it keeps no reference
+// to items): when they hold no compound and no Buffer they are taken as they
+// are, without the deep copy (a read-only array of the same items, what the
+// copy would be).
+func (ic *Context) SendOwnNotification(h util.Uint160, name string, items []stackitem.Item) error {
+	arr, ok := stackitem.NewImmutableArray(items)
+	if !ok {
+		return ic.SendNotification(h, name, stackitem.NewArray(items))
+	}
+	if ic.IsHardforkEnabled(protocol.HFEchidna) && ic.cfg.Trigger == triggerApplication &&
+		len(ic.notifications) >= MaxNotificationCount {
+		return Faultf(ErrNotAllowed, "notification count shouldn't exceed %d", MaxNotificationCount)
+	}
+	ic.notifications = append(ic.notifications, state.NotificationEvent{ScriptHash: h, Name: name, Item: arr})
+	ic.current().notificationCount++
+	return nil
+}
+
 func getNotifications(ic *Context) error {
 	h, filter, err := ic.popNullableHash160()
 	if err != nil {

@@ -2,6 +2,7 @@ package mempool
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -9,9 +10,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 
 	"github.com/n3d-io/n3d/pkg/core/transaction"
+	nio "github.com/n3d-io/n3d/pkg/io"
 	"github.com/n3d-io/n3d/pkg/util"
 	"go.uber.org/zap"
 )
@@ -195,16 +198,28 @@ func lastDistinct(txs []*transaction.Transaction, max int) []*transaction.Transa
 	return out
 }
 
-// appendRecord appends tx's record to dst.
+// appendRecord appends tx's record to dst: the transaction is encoded in
+// place after its header (length and CRC, filled in afterwards), not
+// into a buffer of its own. On error dst is returned as it was.
 func appendRecord(dst []byte, tx *transaction.Transaction) ([]byte, error) {
-	raw, err := tx.Bytes()
-	if err != nil {
-		return dst, fmt.Errorf("%w: transaction %s: %w", ErrJournal, tx.Hash().String(), err)
+	start := len(dst)
+	buf := bytes.NewBuffer(slices.Grow(dst, recordHeaderLen+tx.Size()))
+	buf.Write(make([]byte, recordHeaderLen))
+	w := nio.NewBinWriterFromIO(buf)
+	tx.EncodeBinary(w)
+	if w.Err != nil {
+		return dst, fmt.Errorf("%w: transaction %s: %w", ErrJournal, tx.Hash().String(), w.Err)
 	}
-	dst = binary.LittleEndian.AppendUint32(dst, uint32(len(raw)))
-	dst = binary.LittleEndian.AppendUint32(dst, crc32.Checksum(raw, castagnoli))
-	return append(dst, raw...), nil
+	out := buf.Bytes()
+	raw := out[start+recordHeaderLen:]
+	binary.LittleEndian.PutUint32(out[start:], uint32(len(raw)))
+	binary.LittleEndian.PutUint32(out[start+4:], crc32.Checksum(raw, castagnoli))
+	return out, nil
 }
+
+// recordHeaderLen is the length and CRC-32C before each record's
+// transaction.
+const recordHeaderLen = 8
 
 // Append records tx (a transaction the pool accepted) and writes it
 // before returning (Stage and Flush), unless the file has it already.

@@ -66,10 +66,13 @@ func (g *GAS) OnPersist(ic *interop.Context) error {
 		return fmt.Errorf("%w: GAS OnPersist without a block", ErrInvalidArgument)
 	}
 	var netFee int64
+	burned := new(big.Int)
 	for _, tx := range b.Transactions {
-		if err := g.Burn(ic, tx.Sender(), big.NewInt(tx.SystemFee+tx.NetworkFee)); err != nil {
+		fee := big.NewInt(tx.SystemFee + tx.NetworkFee)
+		if err := g.burn(ic, tx.Sender(), fee, false); err != nil {
 			return err
 		}
+		burned.Add(burned, fee)
 		netFee += tx.NetworkFee
 		if attrs := tx.GetAttributes(transaction.AttrNotaryAssisted); len(attrs) > 0 {
 			na, ok := attrs[0].Value.(*transaction.NotaryAssisted)
@@ -81,6 +84,11 @@ func (g *GAS) OnPersist(ic *interop.Context) error {
 				return err
 			}
 			netFee -= (int64(na.NKeys) + 1) * fee
+		}
+	}
+	if burned.Sign() != 0 {
+		if err := g.addSupply(ic.DAO(), burned.Neg(burned)); err != nil {
+			return err
 		}
 	}
 	vals, err := g.NEO.NextBlockValidators(ic.DAO())

@@ -55,8 +55,14 @@ type token struct {
 	distribute func(ic *interop.Context, ds []gasDistribution, callOnPayment bool, then func(*interop.Context) error) error
 }
 
-func accountKey(h util.Uint160) []byte {
-	return append([]byte{prefixAccount}, h.BytesLE()...)
+// accountKey is the storage key of h's account: prefixAccount ‖ h. It is
+// an array so that the key of the one or two lookups of a transfer stays on
+// the stack (the DAO copies keys into its own buffer).
+func accountKey(h util.Uint160) [1 + util.Uint160Size]byte {
+	var k [1 + util.Uint160Size]byte
+	k[0] = prefixAccount
+	copy(k[1:], h[:])
+	return k
 }
 
 // addTokenMethods adds the NEP-17 methods and the Transfer event.
@@ -105,7 +111,8 @@ func (t *token) totalSupplyMethod(ic *interop.Context, _ []stackitem.Item) (stac
 
 // account reads the account state of h (nil if absent).
 func (t *token) account(d *dao.DAO, h util.Uint160) (accountState, error) {
-	v, err := d.GetStorageItem(t.md.ID, accountKey(h))
+	k := accountKey(h)
+	v, err := d.GetStorageItem(t.md.ID, k[:])
 	if err != nil {
 		if dao.IsNotFound(err) {
 			return nil, nil
@@ -141,7 +148,8 @@ func (t *token) balanceOfMethod(ic *interop.Context, args []stackitem.Item) (sta
 }
 
 func (t *token) putAccount(d *dao.DAO, h util.Uint160, st accountState) error {
-	return d.PutStorageItem(t.md.ID, accountKey(h), st.Bytes())
+	k := accountKey(h)
+	return d.PutStorageItem(t.md.ID, k[:], st.Bytes())
 }
 
 func (t *token) addSupply(d *dao.DAO, delta *big.Int) error {
@@ -207,6 +215,14 @@ func (t *token) mintThen(ic *interop.Context, h util.Uint160, amount *big.Int, c
 
 // Burn debits amount from h (the reference FungibleToken.Burn).
 func (t *token) Burn(ic *interop.Context, h util.Uint160, amount *big.Int) error {
+	return t.burn(ic, h, amount, true)
+}
+
+// burn is Burn; without updateSupply the total supply is left for the
+// caller to lower (GAS's OnPersist lowers it once for all the fees it
+// burns: nothing reads it in between, and the stored value it ends with is
+// the same).
+func (t *token) burn(ic *interop.Context, h util.Uint160, amount *big.Int, updateSupply bool) error {
 	if amount.Sign() < 0 {
 		return errNegativeAmount
 	}
@@ -226,7 +242,8 @@ func (t *token) Burn(ic *interop.Context, h util.Uint160, amount *big.Int) error
 		return err
 	}
 	if st.Amount().Cmp(amount) == 0 {
-		err = d.DeleteStorageItem(t.md.ID, accountKey(h))
+		k := accountKey(h)
+		err = d.DeleteStorageItem(t.md.ID, k[:])
 	} else {
 		st.Amount().Sub(st.Amount(), amount)
 		err = t.putAccount(d, h, st)
@@ -234,8 +251,10 @@ func (t *token) Burn(ic *interop.Context, h util.Uint160, amount *big.Int) error
 	if err != nil {
 		return err
 	}
-	if err := t.addSupply(d, new(big.Int).Neg(amount)); err != nil {
-		return err
+	if updateSupply {
+		if err := t.addSupply(d, new(big.Int).Neg(amount)); err != nil {
+			return err
+		}
 	}
 	return t.postTransfer(ic, &h, nil, amount, stackitem.Null{}, false, ds, nil)
 }

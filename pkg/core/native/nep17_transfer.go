@@ -88,7 +88,8 @@ func (t *token) move(ic *interop.Context, d *dao.DAO, from, to util.Uint160, stF
 	}
 	var err error
 	if stFrom.Amount().Cmp(amount) == 0 {
-		err = d.DeleteStorageItem(t.md.ID, accountKey(from))
+		k := accountKey(from)
+		err = d.DeleteStorageItem(t.md.ID, k[:])
 	} else {
 		stFrom.Amount().Sub(stFrom.Amount(), amount)
 		err = t.putAccount(d, from, stFrom)
@@ -122,9 +123,9 @@ func hashItem(h *util.Uint160) stackitem.Item {
 // the collected GAS distributions and runs then (if not nil).
 func (t *token) postTransfer(ic *interop.Context, from, to *util.Uint160, amount *big.Int, data stackitem.Item,
 	callOnPayment bool, ds []gasDistribution, then func(*interop.Context) error) error {
-	err := ic.SendNotification(t.md.Hash, "Transfer", stackitem.NewArray([]stackitem.Item{
+	err := ic.SendOwnNotification(t.md.Hash, "Transfer", []stackitem.Item{
 		hashItem(from), hashItem(to), stackitem.NewBigInteger(new(big.Int).Set(amount)),
-	}))
+	})
 	if err != nil {
 		return err
 	}

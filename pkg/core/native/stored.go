@@ -5,6 +5,7 @@ import (
 	"math/big"
 
 	"github.com/n3d-io/n3d/pkg/core/dao"
+	"github.com/n3d-io/n3d/pkg/encoding/bigint"
 )
 
 // Helpers for the values the native contracts keep in their storage.
@@ -16,13 +17,17 @@ func putInt(d *dao.DAO, id int32, key []byte, v int64) error {
 
 // getInt reads a stored integer; absent means 0.
 func getInt(d *dao.DAO, id int32, key []byte) (int64, error) {
-	n, err := d.GetBigInt(id, key)
+	v, err := d.GetStorageItem(id, key)
 	if err != nil {
 		if dao.IsNotFound(err) {
 			return 0, nil
 		}
 		return 0, err
 	}
+	if x, ok := bigint.FromInt64Bytes(v); ok {
+		return x, nil // at most 8 bytes: no big.Int needed
+	}
+	n := bigint.FromBytes(v)
 	if !n.IsInt64() {
 		return 0, fmt.Errorf("%w: %x holds %s", ErrInvalidState, key, n)
 	}

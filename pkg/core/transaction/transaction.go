@@ -258,6 +258,7 @@ func (t *Transaction) encodeUnsigned(w *io.BinWriter) {
 // Bytes returns the serialized transaction.
 func (t *Transaction) Bytes() ([]byte, error) {
 	w := io.NewBufBinWriter()
+	w.Grow(t.Size())
 	t.EncodeBinary(w.BinWriter)
 	if w.Err != nil {
 		return nil, w.Err
@@ -267,6 +268,7 @@ func (t *Transaction) Bytes() ([]byte, error) {
 
 func (t *Transaction) computeHash() (util.Uint256, error) {
 	w := io.NewBufBinWriter()
+	w.Grow(t.unsignedSize())
 	t.encodeUnsigned(w.BinWriter)
 	if w.Err != nil {
 		return util.Uint256{}, w.Err

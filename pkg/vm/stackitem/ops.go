@@ -138,6 +138,20 @@ func ConvertTo(it Item, t Type) (Item, error) {
 	return nil, castError(itemName(it), t)
 }
 
+// NewImmutableArray is DeepCopy(NewArray(items), true) for items that hold
+// no compound and no Buffer (so the copy would share every item): a
+// read-only Array over items, which it takes over; ok is false, and nothing
+// is made, when an item is a compound or a Buffer.
+func NewImmutableArray(items []Item) (a *Array, ok bool) {
+	for _, it := range items {
+		switch it.(type) {
+		case *Array, *Map, *Buffer:
+			return nil, false
+		}
+	}
+	return &Array{items: items, readOnly: true}, true
+}
+
 // DeepCopy copies compound items recursively (keeping shared references
 // shared); with asImmutable, compounds become read-only and Buffers become
 // ByteStrings.

@@ -149,6 +149,15 @@ func (s *NEP17Balance) Bytes() []byte {
 
 // NEP17BalanceFromBytes decodes a stored NEP17Balance.
 func NEP17BalanceFromBytes(data []byte) (*NEP17Balance, error) {
+	if s, ok := fastNEP17Balance(data); ok {
+		return s, nil
+	}
+	return nep17BalanceFromItems(data)
+}
+
+// nep17BalanceFromItems is NEP17BalanceFromBytes through the generic
+// deserializer (any form it accepts, and its errors).
+func nep17BalanceFromItems(data []byte) (*NEP17Balance, error) {
 	f, err := decodeCompound(data, true, 1, "balance")
 	if err != nil {
 		return nil, err
@@ -202,6 +211,15 @@ func (s *NEOBalance) ToStackItem() stackitem.Item {
 
 // NEOBalanceFromBytes decodes a stored NEOBalance.
 func NEOBalanceFromBytes(data []byte) (*NEOBalance, error) {
+	if s, ok := fastNEOBalance(data); ok {
+		return s, nil
+	}
+	return neoBalanceFromItems(data)
+}
+
+// neoBalanceFromItems is NEOBalanceFromBytes through the generic
+// deserializer (any form it accepts, and its errors).
+func neoBalanceFromItems(data []byte) (*NEOBalance, error) {
 	f, err := decodeCompound(data, true, 4, "NEO balance")
 	if err != nil {
 		return nil, err

@@ -1,0 +1,102 @@
+package chain
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"testing"
+
+	"github.com/n3d-io/n3d/pkg/core/block"
+	"github.com/n3d-io/n3d/pkg/core/chaindump"
+	"github.com/stretchr/testify/require"
+)
+
+// BenchmarkExecuteBlock executes the last block of the generated chain
+// (benchDump: NEO and GAS transfers and storage writes, N3D_BENCH_TXS a
+// block) on a throw-away layer of the state before it, again and again:
+// the block processing's script execution alone (OnPersist, every
+// transaction, PostPersist), without verification, MPT or persistence.
+// CPU and allocations are reported per transaction:
+//
+//	N3D_BENCH_BLOCKS=20 N3D_BENCH_TXS=500 go test -run '^$' -bench ExecuteBlock ./pkg/core/chain
+func BenchmarkExecuteBlock(b *testing.B) {
+	dump := benchDump(b)
+	last := lastDumpBlock(b, dump)
+	c := openMemChain(b, unitTestnet(b))
+	_, err := Restore(context.Background(), c, bytes.NewReader(dump), RestoreOptions{Count: last.Index - 1})
+	require.NoError(b, err)
+	require.Equal(b, last.Index-1, c.BlockHeight())
+	n := len(last.Transactions)
+	b.ReportAllocs()
+	start := processCPU()
+	for b.Loop() {
+		layer := c.dao.Private()
+		if _, err := c.exec.execute(layer, last); err != nil {
+			b.Fatal(err)
+		}
+		_ = layer.Discard()
+	}
+	cpu := processCPU() - start
+	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N*n), "cpu-ns/tx")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/tx")
+}
+
+// lastDumpBlock decodes the last block of an .acc dump.
+func lastDumpBlock(b *testing.B, dump []byte) *block.Block {
+	d, err := chaindump.NewReader(bytes.NewReader(dump))
+	require.NoError(b, err)
+	var last []byte
+	for {
+		raw, err := d.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		require.NoError(b, err)
+		last = append(last[:0], raw...)
+	}
+	blk, err := block.NewBlockFromBytes(last)
+	require.NoError(b, err)
+	return blk
+}
+
+// BenchmarkVerifyTxPool verifies the transactions of the generated chain's
+// last block one by one as the pool's pipeline does (VerifyTxConcurrent,
+// against the state before the block), with the signature cache holding
+// every check (a transaction seen again) and without it (the first time):
+//
+//	N3D_BENCH_BLOCKS=20 N3D_BENCH_TXS=500 go test -run '^$' -bench VerifyTxPool ./pkg/core/chain
+func BenchmarkVerifyTxPool(b *testing.B) {
+	dump := benchDump(b)
+	last := lastDumpBlock(b, dump)
+	c := openMemChain(b, unitTestnet(b))
+	_, err := Restore(context.Background(), c, bytes.NewReader(dump), RestoreOptions{Count: last.Index - 1})
+	require.NoError(b, err)
+	sigs := c.sigs
+	for _, cached := range []bool{false, true} {
+		name := "nosigcache"
+		if cached {
+			name = "sigcache"
+		}
+		b.Run(name, func(b *testing.B) {
+			c.sigs = nil
+			if cached {
+				c.sigs = sigs
+			}
+			n := len(last.Transactions)
+			b.ReportAllocs()
+			start := processCPU()
+			for b.Loop() {
+				for _, tx := range last.Transactions {
+					if err := c.VerifyTxConcurrent(tx); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			cpu := processCPU() - start
+			b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N*n), "cpu-ns/tx")
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/tx")
+		})
+	}
+	c.sigs = sigs
+}
