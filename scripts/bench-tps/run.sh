@@ -230,6 +230,7 @@ each_rpc() {
 	local IFS=,; echo "${out[*]}"
 }
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
+START_MS=$(date +%s%3N)
 for d in "${NODE_DIRS[@]}"; do
 	(cd "$d" && exec "$BIN" node --config-path "$d" --privnet > "$d/node.log" 2>&1) &
 	NODE_PIDS+=($!)
@@ -250,6 +251,9 @@ while ((SECONDS - t0 < READY_SECONDS)); do
 done
 [ $ready = 1 ] || { log "RPC node(s) at 127.0.0.1:${RPC_PORTS[*]} not producing/syncing blocks after ${READY_SECONDS}s (block counts: $hs)"; exit 1; }
 log "RPC 127.0.0.1:${RPC_PORTS[*]} ready at block count(s) $hs after $((SECONDS - t0))s"
+# Block 1's timestamp against the start of the nodes: a first round that waited for a view change shows here.
+B1_MS=$(rpc "$RPC_PORT" getblockheader '[1, true]' | jq -r '.result.time // empty')
+FIRST_BLOCK=nan; [[ $B1_MS =~ ^[0-9]+$ ]] && FIRST_BLOCK=$(awk -v a="$B1_MS" -v b="$START_MS" 'BEGIN {printf "%.1f", (a - b) / 1000}')
 
 # ---------------------------------------------------------------- bench
 BW="$TMP/bench"; mkdir -p "$BW/tokencontract"
@@ -358,9 +362,12 @@ done
 
 # ---------------------------------------------------------------- summary
 NAMES=(); for d in "${NODE_DIRS[@]}"; do NAMES+=("$(basename "$d")"); done
-python3 - "$RES" "$BENCH_RC" "$TXCOUNT" "$LOAD_BEFORE" "$LOAD_AFTER" "$FINAL_COUNT" "$MEMPOOL" "$ALIVE" "${#NODE_DIRS[@]}" "${NAMES[*]}" <<'EOF'
+# the dBFT view(s) block 1 was agreed in, from the validators' logs (n3d's "block agreed" line; neo-go logs no view there)
+FIRST_VIEWS=$(for d in "${NODE_DIRS[@]}"; do grep -hoE 'block agreed.*"index": 1, .*"view": [0-9]+' "$d/node.log"; done 2>/dev/null \
+	| sed -E 's/.*"view": //' | sort -u | paste -sd, -)
+python3 - "$RES" "$BENCH_RC" "$TXCOUNT" "$LOAD_BEFORE" "$LOAD_AFTER" "$FINAL_COUNT" "$MEMPOOL" "$ALIVE" "${#NODE_DIRS[@]}" "${NAMES[*]}" "$FIRST_BLOCK" "$FIRST_VIEWS" <<'EOF'
 import os, re, statistics, sys
-res, rc, txcount, lb, la, fc, mp, alive, nn, names = sys.argv[1:]
+res, rc, txcount, lb, la, fc, mp, alive, nn, names, fb, fbv = sys.argv[1:]
 names = names.split()
 tck = os.sysconf("SC_CLK_TCK")
 rep = open(os.path.join(res, "report.txt")).read() if os.path.exists(os.path.join(res, "report.txt")) else ""
@@ -411,6 +418,8 @@ if dts:
              max(txs), statistics.median(txs)))
 print("INFO mem_peak=%.1fMB bench_cpu=%.1f%% other_procs_cpu=%.1f%% samples=%d load_before=%s load_during_mean=%.2f load_after=%s"
       % (peak, bcpu, ocpu, len(S), lb, la_run, la))
+# block 1: its timestamp after the nodes were started, and the dBFT view it was agreed in (validators' logs)
+print("INFO first_block_after_start=%ss first_block_views=%s" % (fb, fbv or "?"))
 # CPU time of each node over the load window, in ms per included transaction (the relay/consensus cost per node).
 if len(S) >= 2 and len(S[0]) >= 6 + len(names) and incl.isdigit() and int(incl) > 0:
     per = ["%s=%.3f" % (n.replace("node-", ""), (S[-1][6 + i] - S[0][6 + i]) / tck * 1000 / int(incl)) for i, n in enumerate(names)]
