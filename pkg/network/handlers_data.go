@@ -29,7 +29,10 @@ func (s *Server) handleGetData(p *peer, inv *payload.Inventory) error {
 				missing = append(missing, h)
 				continue
 			}
-			err = p.sendNew(qDirect, message.CmdTransaction, tx)
+			var m *message.Message
+			if m, err = s.txMsgs.get(h, tx); err == nil {
+				err = p.send(qDirect, m)
+			}
 		case payload.InvBlock:
 			var m *message.Message
 			if m, err = s.blockMessage(h); err == nil && m == nil {
