@@ -16,11 +16,10 @@ import (
 // node than those before the cache.
 const recentBlocks = 1
 
-// blockCache holds the encoded messages of the newest blocks the chain
-// added and announced to a peer (RelayBlock): serving a new block to every
-// peer that asks reads nothing from the store and encodes (and
-// compresses) the block once. Only the bytes are kept, not the block's
-// objects (kept, they cost a 4+1 node ~24 MB of RSS under load). Under neo-bench load a validator spent
+// blockCache holds the newest blocks the chain added (RelayBlock) and,
+// once a peer asked for one, its encoded block message: serving a new
+// block to every peer that asks reads nothing from the store and encodes
+// (and compresses) the block once. Under neo-bench load a validator spent
 // ~9% of its CPU reading back a 10,000-transaction block for each peer
 // (pprof of 4+1).
 type blockCache struct {
@@ -29,30 +28,25 @@ type blockCache struct {
 	next    int // the slot the next block goes to
 }
 
-// cachedBlock is one block's encoded message.
+// cachedBlock is one block until its message is built, then the message
+// only (the block's objects are left to the collector).
 type cachedBlock struct {
+	b     *block.Block
 	h     util.Uint256
 	index uint32
 	msg   *message.Message
 }
 
-// put encodes a block the chain added and keeps its message, replacing
-// the oldest.
-func (c *blockCache) put(b *block.Block) error {
-	m, err := message.New(message.CmdBlock, b)
-	if err != nil {
-		return err
-	}
-	m.Payload = nil // the encoded bytes are what is sent
+// put adds a block the chain added, replacing the oldest.
+func (c *blockCache) put(b *block.Block) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.entries[c.next] = cachedBlock{h: b.Hash(), index: b.Index, msg: m}
+	c.entries[c.next] = cachedBlock{b: b, h: b.Hash(), index: b.Index}
 	c.next = (c.next + 1) % recentBlocks
-	return nil
 }
 
-// byHash returns the block message of a cached block, nil when the block
-// is not cached.
+// byHash returns the block message of a cached block (built on the first
+// call), nil when the block is not cached.
 func (c *blockCache) byHash(h util.Uint256) (*message.Message, error) {
 	return c.find(func(e *cachedBlock) bool { return e.h == h })
 }
@@ -66,9 +60,19 @@ func (c *blockCache) find(match func(*cachedBlock) bool) (*message.Message, erro
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for k := range c.entries {
-		if e := &c.entries[k]; e.msg != nil && match(e) {
-			return e.msg, nil
+		e := &c.entries[k]
+		if (e.b == nil && e.msg == nil) || !match(e) {
+			continue
 		}
+		if e.msg == nil {
+			m, err := message.New(message.CmdBlock, e.b)
+			if err != nil {
+				return nil, err
+			}
+			m.Payload = nil // the encoded bytes are what is sent
+			e.msg, e.b = m, nil
+		}
+		return e.msg, nil
 	}
 	return nil, nil
 }

@@ -110,23 +110,15 @@ func (s *Server) fanOutFor(n int) int {
 
 // RelayBlock announces a new block (an inv of its hash) to every peer not
 // known to have it.
-// When some peer is to be told, the block's message is kept among the
-// recent blocks served from memory (a node without peers encodes
-// nothing).
+// The block is kept among the recent blocks served from memory.
 func (s *Server) RelayBlock(b *block.Block) {
+	s.blocks.put(b)
 	m, err := message.New(message.CmdInv, &payload.Inventory{Type: payload.InvBlock, Hashes: []util.Uint256{b.Hash()}})
 	if err != nil {
 		s.log.Error("building block inv", zap.Error(err))
 		return
 	}
-	behind := func(p *peer) bool { return p.height.Load() < b.Index }
-	if len(s.peers(behind)) == 0 {
-		return
-	}
-	if err := s.blocks.put(b); err != nil {
-		s.log.Error("encoding a new block", zap.Uint32("index", b.Index), zap.Error(err))
-	}
-	s.broadcast(m, qBroadcast, true, behind)
+	s.broadcast(m, qBroadcast, true, func(p *peer) bool { return p.height.Load() < b.Index })
 }
 
 // RelayTxs queues transaction hashes for announcement: they are batched
