@@ -29,10 +29,7 @@ func (s *Server) handleGetData(p *peer, inv *payload.Inventory) error {
 				missing = append(missing, h)
 				continue
 			}
-			var m *message.Message
-			if m, err = s.txMsgs.get(h, tx); err == nil {
-				err = p.send(qDirect, m)
-			}
+			err = p.sendNew(qDirect, message.CmdTransaction, tx)
 		case payload.InvBlock:
 			var m *message.Message
 			if m, err = s.blockMessage(h); err == nil && m == nil {

@@ -20,7 +20,7 @@ import (
 )
 
 // refTxs returns the transactions of the reference chain.
-func refTxs(t testing.TB) []*transaction.Transaction {
+func refTxs(t *testing.T) []*transaction.Transaction {
 	src := openChain(t, refChain(t), true)
 	defer src.Close()
 	var txs []*transaction.Transaction

@@ -32,7 +32,6 @@ type Server struct {
 	sync    *syncer
 	ext     *extCache
 	blocks  blockCache // the newest blocks, served from memory
-	txMsgs  txMsgCache // the transactions served last, encoded once
 	seen    *inflight
 	pending *txAges // pooled transactions by age, for re-announcement
 	metrics *metrics
