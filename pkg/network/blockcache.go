@@ -10,18 +10,15 @@ import (
 
 // recentBlocks is how many of the newest blocks are served from memory.
 // Peers ask for a block right after it was made (the inv of RelayBlock,
-// the sync of a node one block behind). One: a 10k-transaction block with
-// its message is several MB, and the 4+1 rounds made with two (whose
-// objects were kept until a peer asked) had 30-40 MB more mean RSS per
-// node than those before the cache.
-const recentBlocks = 1
+// the sync of a node one block behind); two cover a peer one block late.
+const recentBlocks = 2
 
 // blockCache holds the newest blocks the chain added (RelayBlock) and,
 // once a peer asked for one, its encoded block message: serving a new
 // block to every peer that asks reads nothing from the store and encodes
 // (and compresses) the block once. Under neo-bench load a validator spent
 // ~9% of its CPU reading back a 10,000-transaction block for each peer
-// (pprof of 4+1).
+// (pprof of 4+1, docs/benchmarks-tps.md).
 type blockCache struct {
 	mu      sync.Mutex
 	entries [recentBlocks]cachedBlock

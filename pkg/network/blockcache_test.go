@@ -25,7 +25,7 @@ func (l *countingLedger) GetBlock(h util.Uint256) (*block.Block, error) {
 // TestRecentBlocksServedFromMemory: the newest blocks the chain added
 // (RelayBlock) are served to getdata and getblockbyindex without reading
 // the ledger, the same bytes as read from it; an older block (evicted by
-// the newer ones) is read from the ledger again.
+// two newer ones) is read from the ledger again.
 func TestRecentBlocksServedFromMemory(t *testing.T) {
 	var led *countingLedger
 	a := newNode(t, nodeOpts{restore: true, cfg: func(c *Config) {
@@ -50,19 +50,18 @@ func TestRecentBlocksServedFromMemory(t *testing.T) {
 	fromLedger := getData(blockAt(top))
 	require.EqualValues(t, 1, led.reads.Load())
 
-	for i := top - recentBlocks; i <= top; i++ {
-		a.srv.RelayBlock(blockAt(i))
-	}
+	a.srv.RelayBlock(blockAt(top - 2))
+	a.srv.RelayBlock(blockAt(top - 1))
+	a.srv.RelayBlock(blockAt(top))
 	require.Equal(t, fromLedger, getData(blockAt(top)))
-	first := top - recentBlocks + 1 // the oldest block still cached
-	getData(blockAt(first))
-	p.send(message.CmdGetBlockByIndex, &payload.GetBlockByIndex{IndexStart: first, Count: recentBlocks})
-	for i := first; i <= top; i++ {
+	getData(blockAt(top - 1))
+	p.send(message.CmdGetBlockByIndex, &payload.GetBlockByIndex{IndexStart: top - 1, Count: 2})
+	for _, i := range []uint32{top - 1, top} {
 		require.Equal(t, blockAt(i).Hash(), p.expect(message.CmdBlock).Payload.(*block.Block).Hash())
 	}
 	require.EqualValues(t, 1, led.reads.Load(), "a recent block was read from the ledger")
 
-	// The block before them was evicted by the newer ones.
-	getData(blockAt(top - recentBlocks))
+	// top-2 was evicted by the two newer ones.
+	getData(blockAt(top - 2))
 	require.EqualValues(t, 2, led.reads.Load())
 }
