@@ -25,20 +25,18 @@ type blockCache struct {
 	next    int // the slot the next block goes to
 }
 
-// cachedBlock is one block until its message is built, then the message
-// only (the block's objects are left to the collector).
+// cachedBlock is one block and, once built, its message.
 type cachedBlock struct {
-	b     *block.Block
-	h     util.Uint256
-	index uint32
-	msg   *message.Message
+	b   *block.Block
+	h   util.Uint256
+	msg *message.Message
 }
 
 // put adds a block the chain added, replacing the oldest.
 func (c *blockCache) put(b *block.Block) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.entries[c.next] = cachedBlock{b: b, h: b.Hash(), index: b.Index}
+	c.entries[c.next] = cachedBlock{b: b, h: b.Hash()}
 	c.next = (c.next + 1) % recentBlocks
 }
 
@@ -50,7 +48,7 @@ func (c *blockCache) byHash(h util.Uint256) (*message.Message, error) {
 
 // byIndex is byHash for a block index.
 func (c *blockCache) byIndex(i uint32) (*message.Message, error) {
-	return c.find(func(e *cachedBlock) bool { return e.index == i })
+	return c.find(func(e *cachedBlock) bool { return e.b.Index == i })
 }
 
 func (c *blockCache) find(match func(*cachedBlock) bool) (*message.Message, error) {
@@ -58,7 +56,7 @@ func (c *blockCache) find(match func(*cachedBlock) bool) (*message.Message, erro
 	defer c.mu.Unlock()
 	for k := range c.entries {
 		e := &c.entries[k]
-		if (e.b == nil && e.msg == nil) || !match(e) {
+		if e.b == nil || !match(e) {
 			continue
 		}
 		if e.msg == nil {
@@ -66,8 +64,7 @@ func (c *blockCache) find(match func(*cachedBlock) bool) (*message.Message, erro
 			if err != nil {
 				return nil, err
 			}
-			m.Payload = nil // the encoded bytes are what is sent
-			e.msg, e.b = m, nil
+			e.msg = m
 		}
 		return e.msg, nil
 	}
