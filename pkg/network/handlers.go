@@ -145,24 +145,15 @@ func replyCount(c int16, limit int) uint32 {
 func (s *Server) handleGetBlockByIndex(p *peer, pl *payload.GetBlockByIndex) error {
 	n := replyCount(pl.Count, payload.MaxHashesCount)
 	for i := uint32(0); i < n && pl.IndexStart+i >= pl.IndexStart; i++ {
-		m, err := s.blocks.byIndex(pl.IndexStart + i)
+		h, ok := s.cfg.Ledger.GetHeaderHash(pl.IndexStart + i)
+		if !ok {
+			break
+		}
+		b, err := s.cfg.Ledger.GetBlock(h)
 		if err != nil {
 			return s.serveError(p, err)
 		}
-		if m == nil {
-			h, ok := s.cfg.Ledger.GetHeaderHash(pl.IndexStart + i)
-			if !ok {
-				break
-			}
-			b, err := s.cfg.Ledger.GetBlock(h)
-			if err != nil {
-				return s.serveError(p, err)
-			}
-			if m, err = message.New(message.CmdBlock, b); err != nil {
-				return s.serveError(p, err)
-			}
-		}
-		if err := p.send(qDirect, m); err != nil {
+		if err := p.sendNew(qDirect, message.CmdBlock, b); err != nil {
 			return err
 		}
 	}

@@ -31,14 +31,12 @@ func (s *Server) handleGetData(p *peer, inv *payload.Inventory) error {
 			}
 			err = p.sendNew(qDirect, message.CmdTransaction, tx)
 		case payload.InvBlock:
-			var m *message.Message
-			if m, err = s.blockMessage(h); err == nil && m == nil {
+			b, gerr := s.cfg.Ledger.GetBlock(h)
+			if gerr != nil {
 				missing = append(missing, h)
 				continue
 			}
-			if err == nil {
-				err = p.send(qDirect, m)
-			}
+			err = p.sendNew(qDirect, message.CmdBlock, b)
 		case payload.InvExtensible:
 			e := s.ext.get(h)
 			if e == nil {
@@ -61,20 +59,6 @@ func (s *Server) handleGetData(p *peer, inv *payload.Inventory) error {
 		}
 	}
 	return nil
-}
-
-// blockMessage is the block message of the block h: from the recent
-// blocks when it is one of them, else read from the ledger; nil when the
-// block is unknown.
-func (s *Server) blockMessage(h util.Uint256) (*message.Message, error) {
-	if m, err := s.blocks.byHash(h); m != nil || err != nil {
-		return m, err
-	}
-	b, gerr := s.cfg.Ledger.GetBlock(h)
-	if gerr != nil { // unknown: answered with notfound
-		return nil, nil
-	}
-	return message.New(message.CmdBlock, b)
 }
 
 // handleMempool announces every pooled transaction, 500 hashes per inv.

@@ -110,9 +110,7 @@ func (s *Server) fanOutFor(n int) int {
 
 // RelayBlock announces a new block (an inv of its hash) to every peer not
 // known to have it.
-// The block is kept among the recent blocks served from memory.
 func (s *Server) RelayBlock(b *block.Block) {
-	s.blocks.put(b)
 	m, err := message.New(message.CmdInv, &payload.Inventory{Type: payload.InvBlock, Hashes: []util.Uint256{b.Hash()}})
 	if err != nil {
 		s.log.Error("building block inv", zap.Error(err))

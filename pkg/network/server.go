@@ -31,7 +31,6 @@ type Server struct {
 	book    *addrBook
 	sync    *syncer
 	ext     *extCache
-	blocks  blockCache // the newest blocks, served from memory
 	seen    *inflight
 	pending *txAges // pooled transactions by age, for re-announcement
 	metrics *metrics
