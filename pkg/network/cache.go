@@ -52,13 +52,22 @@ const maxInflight = 1 << 16
 // maxAnnouncers bounds the other announcers remembered per hash.
 const maxAnnouncers = 4
 
+// maxRefetches bounds how often a delivered transaction the node then
+// dropped is asked for again (see inflight.delivered).
+const maxRefetches = 3
+
 // request is one hash asked for with getdata: from whom, until when, and
-// the other peers that announced it meanwhile, to ask next.
+// the other peers that announced it meanwhile, to ask next. A delivered
+// request waits until expiry for the node to know the item (see
+// inflight.delivered); refetches counts the times it was asked again
+// after a delivery.
 type request struct {
-	typ    payload.InventoryType
-	asked  *peer
-	expiry time.Time
-	others []*peer
+	typ       payload.InventoryType
+	asked     *peer
+	expiry    time.Time
+	others    []*peer
+	delivered bool
+	refetches uint8
 }
 
 // inflight is the set of hashes requested with getdata and not yet
@@ -94,6 +103,22 @@ func (f *inflight) claim(h util.Uint256, typ payload.InventoryType, p *peer, now
 	return true
 }
 
+// delivered records that p delivered the transaction h. A requested
+// transaction stays tracked after its delivery, until the node knows it
+// (pooled, being verified, or refused for good: see expired): one dropped
+// on its way to the pool (a full verification queue, a refusal that
+// depends on the moment such as a full pool) is so asked again from p
+// after timeout, instead of waiting, unknown, for its owner's
+// re-announcement blocks later. An unrequested transaction is not
+// tracked.
+func (f *inflight) delivered(h util.Uint256, p *peer, now time.Time, timeout time.Duration) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if r, ok := f.m[h]; ok {
+		r.asked, r.expiry, r.delivered = p, now.Add(timeout), true
+	}
+}
+
 // remove forgets received hashes.
 func (f *inflight) remove(hs ...util.Uint256) {
 	f.mu.Lock()
@@ -115,6 +140,15 @@ func (f *inflight) failed(p *peer, hs ...util.Uint256) {
 	}
 }
 
+// expiredResult is what one expired pass found: the getdata messages to
+// make again, the requests given up (no announcer left, or delivered and
+// dropped maxRefetches times), and the delivered ones asked again.
+type expiredResult struct {
+	retries   []retry
+	abandoned int
+	refetched int
+}
+
 // retry is a getdata to make again: hashes of one type for one peer.
 type retry struct {
 	p      *peer
@@ -126,23 +160,48 @@ type retry struct {
 // still connected (known items, per the known func, are dropped) and
 // returns the getdata messages to send; a request with no announcer
 // left is forgotten: the item comes back when someone announces it
-// again (the owner of a pooled transaction does, see txResendLoop).
-func (f *inflight) expired(now time.Time, timeout time.Duration, known func(payload.InventoryType, util.Uint256) bool) []retry {
+// again (the owner of a pooled transaction does, see txResendLoop). A
+// delivered request whose item the node still does not know is asked
+// again from the peer that delivered it (or the next announcer), at most
+// maxRefetches times.
+func (f *inflight) expired(now time.Time, timeout time.Duration, known func(payload.InventoryType, util.Uint256) bool) expiredResult {
 	type key struct {
 		p   *peer
 		typ payload.InventoryType
 	}
+	var res expiredResult
 	batches := make(map[key][]util.Uint256)
 	f.mu.Lock()
 	for h, r := range f.m {
 		if now.Before(r.expiry) {
 			continue
 		}
+		if known(r.typ, h) {
+			delete(f.m, h)
+			continue
+		}
+		if r.delivered {
+			if r.refetches >= maxRefetches {
+				delete(f.m, h)
+				res.abandoned++
+				continue
+			}
+			r.refetches++
+			r.delivered = false
+			res.refetched++
+			if !r.asked.gone() {
+				r.expiry = now.Add(timeout)
+				k := key{r.asked, r.typ}
+				batches[k] = append(batches[k], h)
+				continue
+			}
+		}
 		for len(r.others) > 0 && r.others[0].gone() {
 			r.others = r.others[1:]
 		}
-		if len(r.others) == 0 || known(r.typ, h) {
+		if len(r.others) == 0 {
 			delete(f.m, h)
+			res.abandoned++
 			continue
 		}
 		r.asked, r.others = r.others[0], r.others[1:]
@@ -151,9 +210,9 @@ func (f *inflight) expired(now time.Time, timeout time.Duration, known func(payl
 		batches[k] = append(batches[k], h)
 	}
 	f.mu.Unlock()
-	out := make([]retry, 0, len(batches))
+	res.retries = make([]retry, 0, len(batches))
 	for k, hs := range batches {
-		out = append(out, retry{p: k.p, typ: k.typ, hashes: hs})
+		res.retries = append(res.retries, retry{p: k.p, typ: k.typ, hashes: hs})
 	}
-	return out
+	return res
 }

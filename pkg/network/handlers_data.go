@@ -93,9 +93,11 @@ func (s *Server) handleBlock(p *peer, b *block.Block) {
 }
 
 // handleTx passes a transaction to the peer's transaction worker; this
-// blocks (holding back the peer's reader) while that worker is behind.
+// blocks (holding back the peer's reader) while that worker is behind. A
+// requested transaction stays tracked until the node knows it
+// (inflight.delivered).
 func (s *Server) handleTx(p *peer, tx *transaction.Transaction) error {
-	s.seen.remove(tx.Hash())
+	s.seen.delivered(tx.Hash(), p, s.clock.Now(), s.cfg.requestTimeout())
 	if s.cfg.OnTransaction == nil {
 		return nil
 	}
@@ -129,7 +131,10 @@ func (s *Server) known(typ payload.InventoryType, h util.Uint256) bool {
 // peer: one that cannot take the getdata now is passed over at the next
 // round.
 func (s *Server) retryRequests(now time.Time) {
-	for _, r := range s.seen.expired(now, s.cfg.requestTimeout(), s.known) {
+	res := s.seen.expired(now, s.cfg.requestTimeout(), s.known)
+	s.metrics.abandoned.Add(float64(res.abandoned))
+	s.metrics.refetched.Add(float64(res.refetched))
+	for _, r := range res.retries {
 		q := qDirect
 		if r.typ == payload.InvExtensible {
 			q = qHigh

@@ -20,6 +20,8 @@ type metrics struct {
 	ssMissing  prometheus.Gauge
 	ssNodes    prometheus.Counter
 	ssTimeouts prometheus.Counter
+	abandoned   prometheus.Counter
+	refetched   prometheus.Counter
 }
 
 func newMetrics(reg prometheus.Registerer) (*metrics, error) {
@@ -33,6 +35,12 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 			"Announcements of pooled transactions made again because they stayed in the pool."),
 		retries: s.Counter("getdata_retries_total", "Items asked from another announcer after a getdata went unanswered."),
 		skipped: s.Counter("broadcast_skipped_total", "Peers a broadcast did not reach because their send queue was full."),
+		abandoned: s.Counter("getdata_abandoned_total",
+			"Requested items given up: the getdata went unanswered and no other peer announced them, or the "+
+				"delivered transaction was dropped on its way to the pool too often."),
+		refetched: s.Counter("tx_refetched_total",
+			"Delivered transactions asked for again because the node dropped them before pooling (a full queue, a "+
+				"refusal depending on the moment)."),
 	}
 	ss := promutil.NewSet(reg, "statesync")
 	m.ssStage = ss.Gauge("stage", "State sync stage: 0 off or done, 1 waiting for peers, 2 headers, "+

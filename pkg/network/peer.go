@@ -365,8 +365,13 @@ func (p *peer) tryEnqueue(q queueKind, m *message.Message) error {
 }
 
 // send enqueues m on q with the send timeout; a peer that cannot take it
-// in time is disconnected (ruled out), as is one that is gone.
+// in time is disconnected (ruled out), as is one that is gone. The timer
+// is armed only when the queue is full (most sends find room: no context
+// nor timer per message).
 func (p *peer) send(q queueKind, m *message.Message) error {
+	if err := p.tryEnqueue(q, m); !errors.Is(err, errBusy) {
+		return err
+	}
 	ctx, cancel := p.s.withTimeout(context.Background(), p.s.cfg.sendTimeout())
 	defer cancel()
 	err := p.enqueue(ctx, q, m)

@@ -75,6 +75,9 @@ func (n *Node) startMempool(ctx context.Context) (stop func() error, err error) 
 	}
 	pcfg := n.pipelineConfig(pool)
 	pcfg.Pool = txPool
+	if pcfg.OnResult, err = peerTxVerdicts(n.reg); err != nil {
+		return nil, errors.Join(fmt.Errorf("mempool: %w", err), stopSaved())
+	}
 	pipe, err := txpipe.New(pcfg)
 	if err != nil {
 		return nil, errors.Join(fmt.Errorf("mempool: %w", err), stopSaved())

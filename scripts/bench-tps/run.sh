@@ -38,6 +38,10 @@
 #                  every event recorded: slower) and take block.pprof and mutex.pprof over the same seconds as cpu.pprof
 #   PPROF_TRACE    with PPROF_SECONDS: also take an execution trace of that many seconds after the heap profile
 #                  (trace.out; `go tool trace -pprof=syscall|sync|sched trace.out` gives where goroutines waited)
+#   PPROF_NODE     which node PPROF_SECONDS profiles in 4+1 / 7+2: rpc (default, the first RPC node), rpc2, or a validator
+#                  (one … seven)
+#   METRICS        1 (default): Prometheus on in every node; each node's /metrics is saved after the load
+#                  (metrics-NODE.txt) and n3d's relay counters are printed per node (INFO relay …); 0: off
 #   STALL_SECONDS  after everything was sent, interrupt the bench when no non-empty block came for this long (default 60)
 #   READY_SECONDS  how long the RPC node(s) may take to reach block 2 after start (default 180)
 #   KEEP_TMP=1     keep the temp dir (configs, DBs) after the run
@@ -71,6 +75,8 @@ PPROF_SECONDS=${PPROF_SECONDS:-}
 PPROF_DELAY=${PPROF_DELAY:-5}
 PPROF_BLOCK=${PPROF_BLOCK:-0}
 PPROF_TRACE=${PPROF_TRACE:-}
+PPROF_NODE=${PPROF_NODE:-rpc}
+METRICS=${METRICS:-1}
 STALL_SECONDS=${STALL_SECONDS:-60}
 READY_SECONDS=${READY_SECONDS:-180}
 for b in neo-bench neo-bench-config neo-bench-gen; do
@@ -133,10 +139,11 @@ for f in go.protocol.template.yml template.data.yml; do mshow ".docker/ir/$f" > 
 # BASE_PORT+…, /chains and /config paths -> the node's directory, pprof on when asked.  Nothing else changes.
 # In docker both RPC nodes of 7+2 use the same config and ports; the second one (ALT=1) gets its own ports here.
 rewrite() { # rewrite SRC DST NODEDIR PPROF(0|1) ALT(0|1)
-	python3 - "$@" "$BASE_PORT" "$PPROF_BLOCK" <<'EOF'
+	python3 - "$@" "$BASE_PORT" "$PPROF_BLOCK" "$METRICS" <<'EOF'
 import re, sys
 src, dst, ndir, pprof, alt, base = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4] == "1", sys.argv[5] == "1", int(sys.argv[6])
 block = sys.argv[7] == "1"
+prom = sys.argv[8] == "1"
 def port(p):
     p = int(p)
     if alt and p in (20331, 20332): return base + p - 20290  # second RPC node: RPC +41, P2P +42
@@ -164,6 +171,8 @@ for line in open(src):
         if block:
             ind = line[:len(line) - len(line.lstrip())]
             line += "%sEnableBlock: true\n%sEnableMutex: true\n" % (ind, ind)
+    if section == "Prometheus" and prom and re.match(r"^\s*Enabled: false\s*$", line):
+        line = line.replace("false", "true")
     out.append(line)
 open(dst, "w").writelines(out)
 EOF
@@ -171,32 +180,42 @@ EOF
 
 # RPC_PORTS: the node(s) the bench talks to (one -a each; the bench round-robins its requests over them).
 PP=0; [ -n "$PPROF_SECONDS" ] && PP=1
+pp_for() { [ "$PP" = 1 ] && [ "$1" = "$PPROF_NODE" ] && echo 1 || echo 0; } # pprof on for node $1?
 RPC_PORTS=()
 case $TOPO in
 single)
 	d="$TMP/node-single"; mkdir -p "$d"; NODE_DIRS+=("$d")
 	rewrite "$NB/.docker/ir/go.protocol.privnet.single.yml" "$d/protocol.privnet.yml" "$d" "$PP" 0 || exit 1
 	mshow .docker/ir/wallet.one.json > "$d/wallet.json"
-	RPC_PORTS=($((BASE_PORT + 31))); PPROF_PORT=$((BASE_PORT + 11))
+	RPC_PORTS=($((BASE_PORT + 31))); PPROF_NODE=single
 	;;
 4+1 | 7+2)
 	# neo-bench's docker-compose.go.yml / docker-compose.go.7.yml (ir) + the matching rpc compose file.
 	if [ "$TOPO" = 4+1 ]; then VALS=(one two three four) SFX=""; else VALS=(one two three four five six seven) SFX=".7"; fi
 	for n in "${VALS[@]}"; do
 		d="$TMP/node-$n"; mkdir -p "$d"; NODE_DIRS+=("$d")
-		rewrite "$NB/.docker/ir/go.protocol.privnet.$n$SFX.yml" "$d/protocol.privnet.yml" "$d" 0 0 || exit 1
+		rewrite "$NB/.docker/ir/go.protocol.privnet.$n$SFX.yml" "$d/protocol.privnet.yml" "$d" "$(pp_for "$n")" 0 || exit 1
 		mshow ".docker/ir/wallet.$n.json" > "$d/wallet.json"
 	done
 	d="$TMP/node-rpc"; mkdir -p "$d"; NODE_DIRS+=("$d")
-	rewrite "$NB/.docker/rpc/go.protocol$SFX.yml" "$d/protocol.privnet.yml" "$d" "$PP" 0 || exit 1
-	RPC_PORTS=($((BASE_PORT + 31))); PPROF_PORT=$((BASE_PORT + 50))
+	rewrite "$NB/.docker/rpc/go.protocol$SFX.yml" "$d/protocol.privnet.yml" "$d" "$(pp_for rpc)" 0 || exit 1
+	RPC_PORTS=($((BASE_PORT + 31)))
 	if [ "$TOPO" = 7+2 ]; then
 		d="$TMP/node-rpc2"; mkdir -p "$d"; NODE_DIRS+=("$d")
-		rewrite "$NB/.docker/rpc/go.protocol$SFX.yml" "$d/protocol.privnet.yml" "$d" 0 1 || exit 1
+		rewrite "$NB/.docker/rpc/go.protocol$SFX.yml" "$d/protocol.privnet.yml" "$d" "$(pp_for rpc2)" 1 || exit 1
 		RPC_PORTS+=($((BASE_PORT + 41)))
 	fi
 	;;
 esac
+# section_port FILE SECTION: the port of the first address of a monitoring section (Pprof, Prometheus) of a config.
+section_port() {
+	awk -v s="$2" '$1 == s":" {on = 1; next} on && /- 127\.0\.0\.1:/ {sub(/.*:/, ""); print; exit}' "$1"
+}
+PPROF_PORT=""
+if [ "$PP" = 1 ]; then
+	[ -d "$TMP/node-$PPROF_NODE" ] || die2 "PPROF_NODE=$PPROF_NODE is no node of $TOPO"
+	PPROF_PORT=$(section_port "$TMP/node-$PPROF_NODE/protocol.privnet.yml" Pprof)
+fi
 RPC_PORT=${RPC_PORTS[0]}
 for d in "${NODE_DIRS[@]}"; do cp "$d/protocol.privnet.yml" "$RES/protocol.$(basename "$d").yml"; done
 
@@ -222,6 +241,7 @@ each_rpc() {
 	local IFS=,; echo "${out[*]}"
 }
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
+START_MS=$(date +%s%3N)
 for d in "${NODE_DIRS[@]}"; do
 	(cd "$d" && exec "$BIN" node --config-path "$d" --privnet > "$d/node.log" 2>&1) &
 	NODE_PIDS+=($!)
@@ -242,6 +262,9 @@ while ((SECONDS - t0 < READY_SECONDS)); do
 done
 [ $ready = 1 ] || { log "RPC node(s) at 127.0.0.1:${RPC_PORTS[*]} not producing/syncing blocks after ${READY_SECONDS}s (block counts: $hs)"; exit 1; }
 log "RPC 127.0.0.1:${RPC_PORTS[*]} ready at block count(s) $hs after $((SECONDS - t0))s"
+# Block 1's timestamp against the start of the nodes: a first round that waited for a view change shows here.
+B1_MS=$(rpc "$RPC_PORT" getblockheader '[1, true]' | jq -r '.result.time // empty')
+FIRST_BLOCK=nan; [[ $B1_MS =~ ^[0-9]+$ ]] && FIRST_BLOCK=$(awk -v a="$B1_MS" -v b="$START_MS" 'BEGIN {printf "%.1f", (a - b) / 1000}')
 
 # ---------------------------------------------------------------- bench
 BW="$TMP/bench"; mkdir -p "$BW/tokencontract"
@@ -254,23 +277,25 @@ echo "$BENCH_BIN_DIR/neo-bench ${BENCH_ARGS[*]}" > "$RES/bench.cmd"
 (cd "$BW" && exec "$BENCH_BIN_DIR/neo-bench" "${BENCH_ARGS[@]}") > "$RES/bench.log" 2>&1 &
 BENCH_PID=$!
 
-# Sampler: once the bench logs "Started test from block", every second: time, CPU ticks and RSS of the nodes, CPU ticks of the bench.
+# Sampler: once the bench logs "Started test from block", every second: time, CPU ticks and RSS of the nodes, CPU ticks of
+# the bench, load, machine busy ticks, CPU ticks of each node.
 sampler() {
 	while kill -0 "$BENCH_PID" 2>/dev/null && ! grep -q "Started test from block" "$RES/bench.log"; do sleep 0.2; done
 	while kill -0 "$BENCH_PID" 2>/dev/null; do
-		local t ticks=0 rss=0 rssf=0 bt=0 p s
+		local t ticks=0 rss=0 rssf=0 bt=0 p s per=()
 		t=$(date +%s.%N)
 		for p in "${NODE_PIDS[@]}"; do
-			s=$(cat "/proc/$p/stat" 2>/dev/null) || continue
-			s=${s##*) }; set -- $s; ticks=$((ticks + ${12} + ${13}))
+			s=$(cat "/proc/$p/stat" 2>/dev/null) || { per+=(0); continue; }
+			s=${s##*) }; set -- $s; ticks=$((ticks + ${12} + ${13})); per+=($((${12} + ${13})))
 			set -- $(awk '/^VmRSS/{r=$2} /^RssFile/{f=$2} END{print r+0, f+0}' "/proc/$p/status" 2>/dev/null || echo 0 0)
 			rss=$((rss + $1)) rssf=$((rssf + $2))
 		done
 		s=$(cat "/proc/$BENCH_PID/stat" 2>/dev/null) && { s=${s##*) }; set -- $s; bt=$((${12} + ${13})); }
 		# machine-wide busy jiffies (user nice system irq softirq steal) from /proc/stat, to see what other processes used
 		set -- $(head -1 /proc/stat)
-		# last column: the file-backed part of the RSS (RssFile: BoltDB's memory-mapped file, the binary)
-		echo "$t $ticks $rss $bt $(cut -d' ' -f1 /proc/loadavg) $(($2 + $3 + $4 + $7 + $8 + $9)) $rssf"
+		# then the file-backed part of the RSS (RssFile: BoltDB's memory-mapped file, the binary), then the CPU ticks
+		# of each node, in NODE_DIRS order
+		echo "$t $ticks $rss $bt $(cut -d' ' -f1 /proc/loadavg) $(($2 + $3 + $4 + $7 + $8 + $9)) $rssf ${per[*]}"
 		sleep 1
 	done
 }
@@ -345,6 +370,12 @@ LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
 FINAL_COUNT=$(each_rpc getblockcount '.result // empty')
 MEMPOOL=$(each_rpc getrawmempool '.result | length')
 ALIVE=0; for p in "${NODE_PIDS[@]}"; do kill -0 "$p" 2>/dev/null && ALIVE=$((ALIVE + 1)); done
+if [ "$METRICS" = 1 ]; then
+	for d in "${NODE_DIRS[@]}"; do
+		mp=$(section_port "$d/protocol.privnet.yml" Prometheus)
+		[ -n "$mp" ] && curl -s --max-time 10 -o "$RES/metrics-$(basename "$d").txt" "http://127.0.0.1:$mp/metrics"
+	done
+fi
 for p in "${NODE_PIDS[@]}"; do stop_pid "$p" 20 || echo "node $p needed SIGKILL" >> "$RES/anomalies.txt"; done
 NODE_PIDS=()
 for d in "${NODE_DIRS[@]}"; do
@@ -356,9 +387,14 @@ for d in "${NODE_DIRS[@]}"; do
 done
 
 # ---------------------------------------------------------------- summary
-python3 - "$RES" "$BENCH_RC" "$TXCOUNT" "$LOAD_BEFORE" "$LOAD_AFTER" "$FINAL_COUNT" "$MEMPOOL" "$ALIVE" "${#NODE_DIRS[@]}" <<'EOF'
+NAMES=(); for d in "${NODE_DIRS[@]}"; do NAMES+=("$(basename "$d")"); done
+# the dBFT view(s) block 1 was agreed in, from the validators' logs (n3d's "block agreed" line; neo-go logs no view there)
+FIRST_VIEWS=$(for d in "${NODE_DIRS[@]}"; do grep -hoE 'block agreed.*"index": 1, .*"view": [0-9]+' "$d/node.log"; done 2>/dev/null \
+	| sed -E 's/.*"view": //' | sort -u | paste -sd, -)
+python3 - "$RES" "$BENCH_RC" "$TXCOUNT" "$LOAD_BEFORE" "$LOAD_AFTER" "$FINAL_COUNT" "$MEMPOOL" "$ALIVE" "${#NODE_DIRS[@]}" "${NAMES[*]}" "$FIRST_BLOCK" "$FIRST_VIEWS" <<'EOF'
 import os, re, statistics, sys
-res, rc, txcount, lb, la, fc, mp, alive, nn = sys.argv[1:]
+res, rc, txcount, lb, la, fc, mp, alive, nn, names, fb, fbv = sys.argv[1:]
+names = names.split()
 tck = os.sysconf("SC_CLK_TCK")
 rep = open(os.path.join(res, "report.txt")).read() if os.path.exists(os.path.join(res, "report.txt")) else ""
 blog = open(os.path.join(res, "bench.log"), errors="replace").read()
@@ -409,6 +445,31 @@ if dts:
              max(txs), statistics.median(txs)))
 print("INFO mem_peak=%.1fMB mem_file_mean=%.1fMB bench_cpu=%.1f%% other_procs_cpu=%.1f%% samples=%d load_before=%s load_during_mean=%.2f load_after=%s"
       % (peak, memf, bcpu, ocpu, len(S), lb, la_run, la))
+# block 1: its timestamp after the nodes were started, and the dBFT view it was agreed in (validators' logs)
+print("INFO first_block_after_start=%ss first_block_views=%s" % (fb, fbv or "?"))
+# CPU time of each node over the load window, in ms per included transaction (the relay/consensus cost per node).
+if len(S) >= 2 and len(S[0]) >= 7 + len(names) and incl.isdigit() and int(incl) > 0:
+    per = ["%s=%.3f" % (n.replace("node-", ""), (S[-1][7 + i] - S[0][7 + i]) / tck * 1000 / int(incl)) for i, n in enumerate(names)]
+    print("INFO cpu_ms_per_tx " + " ".join(per))
+# n3d's relay counters per node (Prometheus, METRICS=1): what a node dropped, skipped, asked again or re-announced.
+rel = {"n3d_node_peer_tx_dropped_total": "dropped", "n3d_p2p_broadcast_skipped_total": "skipped",
+       "n3d_p2p_getdata_retries_total": "retries", "n3d_p2p_getdata_abandoned_total": "abandoned",
+       "n3d_p2p_reannounced_transactions_total": "reannounced", "n3d_node_peer_tx_verdicts_total": "verdict",
+       "n3d_p2p_tx_refetched_total": "refetched",
+       "n3d_p2p_messages_sent_total": "sent", "n3d_p2p_messages_received_total": "recv"}
+cmds = ("Inv", "GetData", "NotFound", "Transaction")
+for n in names:
+    f = os.path.join(res, "metrics-%s.txt" % n)
+    if not os.path.exists(f): continue
+    vals = {}
+    for line in open(f):
+        m = re.match(r'^(\w+)(?:\{\w+="(\w+)"\})? (\S+)$', line.strip())
+        if not m or m.group(1) not in rel: continue
+        k = rel[m.group(1)]
+        if k in ("sent", "recv") and m.group(2) not in cmds: continue
+        if m.group(2): k += "_" + m.group(2)
+        vals[k] = int(float(m.group(3)))
+    if vals: print("INFO relay %s %s" % (n.replace("node-", ""), " ".join("%s=%d" % kv for kv in sorted(vals.items()))))
 for l in fatal[:5]: print("INFO bench-log: " + l)
 an = os.path.join(res, "anomalies.txt")
 if os.path.exists(an):
