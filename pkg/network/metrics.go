@@ -20,8 +20,8 @@ type metrics struct {
 	ssMissing  prometheus.Gauge
 	ssNodes    prometheus.Counter
 	ssTimeouts prometheus.Counter
-	abandoned   prometheus.Counter
-	refetched   prometheus.Counter
+	abandoned  prometheus.Counter
+	refetched  prometheus.Counter
 }
 
 func newMetrics(reg prometheus.Registerer) (*metrics, error) {

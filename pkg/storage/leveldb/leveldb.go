@@ -40,18 +40,27 @@ type Options struct {
 	// It is not in neo-go's YAML: a batch job that prefers memory to
 	// speed (`db restore`) sets it.
 	WriteBuffer int `yaml:"-"`
+	// LargeBatchTables lets goleveldb write a change set larger than the
+	// memtable straight to level-0 tables (its "large batch transaction":
+	// the memtable is flushed synchronously under the write lock first).
+	// Off, such a set goes through the journal into a memtable grown to
+	// its size, as every smaller one does. Not in neo-go's YAML: `db
+	// restore`, which writes no block log, sets it.
+	LargeBatchTables bool `yaml:"-"`
 }
 
-// DefaultWriteBuffer is the memtable size of a node. A chain writes in
-// large changesets (a second of blocks): a bigger memtable means fewer
-// level-0 flushes and compactions. goleveldb allocates the memtable whole
-// and holds two of them (the active one and the one being flushed, or a
-// spare), live heap that the GC's goal doubles again: 16 MiB costs the
-// same CPU as 32 MiB on a restore of large blocks and peaks 60-70 MB
-// lower; 8 MiB costs ~10% more CPU, and 4 MiB (goleveldb's default, and
-// neo-go's) cost a loaded node 30-40% of its TPS (docs/benchmarks-tps.md,
-// Memory).
-const DefaultWriteBuffer = 16 * opt.MiB
+// DefaultWriteBuffer is the memtable size of a node: goleveldb's default
+// and neo-go's. goleveldb allocates the memtable whole and keeps two (the
+// active one and the one being flushed, or a spare), live heap that the
+// GC's goal doubles again. A node writes a second of blocks at a time
+// (5-6 MB at 7-9k TPS): with a 4 MiB memtable and goleveldb's large batch
+// transaction such a set flushed the memtable synchronously under the
+// write lock, stalling the block log's synchronous writes behind it, and
+// cost a loaded node 30-40% of its TPS; with the set written through the
+// journal instead (LargeBatchTables off, the node's setting) a loaded node
+// keeps its TPS at ~10 MB less RSS than with the 16 MiB memtable it used
+// before (docs/benchmarks-tps.md, Memory).
+const DefaultWriteBuffer = 4 * opt.MiB
 
 // Store is a LevelDB-backed storage.Store. It is safe for concurrent use.
 //
@@ -81,11 +90,12 @@ func Open(o Options) (*Store, error) {
 			kv.ErrWrongBackend, o.DataDirectoryPath)
 	}
 	opts := &opt.Options{
-		Filter:              filter.NewBloomFilter(10),
-		ReadOnly:            o.ReadOnly,
-		ErrorIfMissing:      o.ReadOnly,
-		WriteBuffer:         DefaultWriteBuffer,
-		CompactionTableSize: 8 * opt.MiB,
+		Filter:                       filter.NewBloomFilter(10),
+		ReadOnly:                     o.ReadOnly,
+		ErrorIfMissing:               o.ReadOnly,
+		WriteBuffer:                  DefaultWriteBuffer,
+		CompactionTableSize:          8 * opt.MiB,
+		DisableLargeBatchTransaction: !o.LargeBatchTables,
 	}
 	if o.WriteBuffer > 0 {
 		opts.WriteBuffer = o.WriteBuffer

@@ -2,6 +2,7 @@ package leveldb
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -50,13 +51,21 @@ func TestOpenCorrupted(t *testing.T) {
 }
 
 // TestWriteBuffer opens a store with a memtable far smaller than one
-// change set (goleveldb then writes the set straight to level-0 tables,
-// a transaction) and finds every key after a reopen with the default one.
+// change set, written straight to level-0 tables (a goleveldb
+// transaction, LargeBatchTables) or through the journal (the node's
+// setting), and finds every key after a reopen with the default one.
 func TestWriteBuffer(t *testing.T) {
+	for _, tables := range []bool{true, false} {
+		t.Run(fmt.Sprintf("tables=%v", tables), func(t *testing.T) { testWriteBuffer(t, tables) })
+	}
+}
+
+func testWriteBuffer(t *testing.T, tables bool) {
 	dir := t.TempDir()
-	s, err := Open(Options{DataDirectoryPath: dir, WriteBuffer: 64 << 10})
+	s, err := Open(Options{DataDirectoryPath: dir, WriteBuffer: 64 << 10, LargeBatchTables: tables})
 	require.NoError(t, err)
 	require.Equal(t, 64<<10, s.opts.WriteBuffer)
+	require.Equal(t, !tables, s.opts.DisableLargeBatchTransaction)
 	puts := make(map[string][]byte)
 	for i := range 4000 { // ~1 MB: 16 memtables
 		puts[string([]byte{0x70, byte(i >> 8), byte(i)})] = bytes.Repeat([]byte{byte(i)}, 256)
