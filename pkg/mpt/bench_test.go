@@ -4,10 +4,10 @@ import (
 	"encoding/binary"
 	"errors"
 	"math/rand/v2"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/n3d-io/n3d/internal/cputime"
 	"github.com/n3d-io/n3d/pkg/storage"
 	"github.com/n3d-io/n3d/pkg/util"
 	"github.com/stretchr/testify/require"
@@ -243,14 +243,8 @@ func TestBenchDataRootMatchesNeoGo(t *testing.T) {
 // far less with load than wall time. Reported as cpu-ns/op.
 type cpuClock struct{ total, mark time.Duration }
 
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru) // cannot fail for SELF
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-func (c *cpuClock) start() { c.mark = processCPU() }
-func (c *cpuClock) stop()  { c.total += processCPU() - c.mark }
+func (c *cpuClock) start() { c.mark = cputime.Process() }
+func (c *cpuClock) stop()  { c.total += cputime.Process() - c.mark }
 func (c *cpuClock) report(b *testing.B) {
 	b.ReportMetric(float64(c.total.Nanoseconds())/float64(b.N), "cpu-ns/op")
 }

@@ -4,14 +4,13 @@ import (
 	"context"
 	"path/filepath"
 	"sync/atomic"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/stretchr/testify/require"
 	"go.uber.org/zap"
 
+	"github.com/n3d-io/n3d/internal/cputime"
 	"github.com/n3d-io/n3d/pkg/config"
 	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
@@ -68,7 +67,7 @@ func benchIngest(b *testing.B, saved bool) {
 	var next atomic.Int64
 	b.SetParallelism(5) // 10 goroutines on 2 cores
 	ctx := context.Background()
-	start := benchCPU()
+	start := cputime.Process()
 	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
@@ -79,7 +78,7 @@ func benchIngest(b *testing.B, saved bool) {
 		}
 	})
 	b.StopTimer()
-	b.ReportMetric(float64(benchCPU()-start)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(cputime.Process()-start)/float64(b.N), "cpu-ns/op")
 }
 
 // benchTransfer is a 1-datoshi GAS transfer from the validators' account
@@ -100,12 +99,4 @@ func benchTransfer(b *testing.B, n *Node, key *keys.PrivateKey, nonce uint32) *t
 		VerificationScript: verif}}
 	tx.InvalidateCache()
 	return tx
-}
-
-func benchCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/zap"
 
+	"github.com/n3d-io/n3d/internal/cputime"
 	"github.com/n3d-io/n3d/pkg/config"
 	"github.com/n3d-io/n3d/pkg/core/chain"
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
@@ -28,11 +29,11 @@ func BenchmarkJoin(b *testing.B) {
 	src := joinSource(b)
 	for _, mode := range []string{"blocks", "statesync"} {
 		b.Run("mode="+mode, func(b *testing.B) {
-			start := benchCPU()
+			start := cputime.Process()
 			for range b.N {
 				joinOnce(b, src, mode == "statesync")
 			}
-			b.ReportMetric(float64(benchCPU()-start)/float64(b.N), "cpu-ns/op")
+			b.ReportMetric(float64(cputime.Process()-start)/float64(b.N), "cpu-ns/op")
 		})
 	}
 }

@@ -3,9 +3,9 @@ package sim
 import (
 	"runtime"
 	"slices"
-	"syscall"
 	"time"
 
+	"github.com/n3d-io/n3d/internal/cputime"
 	"github.com/n3d-io/n3d/pkg/core/chain"
 	"github.com/n3d-io/n3d/pkg/network"
 )
@@ -55,17 +55,8 @@ func (w *world) trafficNow() []network.Traffic {
 func (w *world) startMeasure(rep *Report) {
 	w.m.loadStart = time.Now()
 	w.m.traffic0 = w.trafficNow()
-	w.m.cpu0 = cpuTime()
+	w.m.cpu0 = cputime.Process()
 	rep.HeapPerNodeMB[0] = heapMB() / float64(len(w.nodes))
-}
-
-// cpuTime is the CPU time (user and system) the process used so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func heapMB() float64 {
@@ -99,7 +90,7 @@ func messageKind(cmd string) string {
 func (w *world) endMeasure(rep *Report) {
 	window := time.Since(w.m.loadStart)
 	rep.WindowSeconds = window.Seconds()
-	rep.CPUSeconds = (cpuTime() - w.m.cpu0).Seconds()
+	rep.CPUSeconds = (cputime.Process() - w.m.cpu0).Seconds()
 	if rep.WindowSeconds > 0 {
 		rep.CPUCores = rep.CPUSeconds / rep.WindowSeconds
 	}

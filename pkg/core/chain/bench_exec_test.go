@@ -7,6 +7,7 @@ import (
 	"io"
 	"testing"
 
+	"github.com/n3d-io/n3d/internal/cputime"
 	"github.com/n3d-io/n3d/pkg/core/block"
 	"github.com/n3d-io/n3d/pkg/core/chaindump"
 	"github.com/stretchr/testify/require"
@@ -29,7 +30,7 @@ func BenchmarkExecuteBlock(b *testing.B) {
 	require.Equal(b, last.Index-1, c.BlockHeight())
 	n := len(last.Transactions)
 	b.ReportAllocs()
-	start := processCPU()
+	start := cputime.Process()
 	for b.Loop() {
 		layer := c.dao.Private()
 		if _, err := c.exec.execute(layer, last); err != nil {
@@ -37,7 +38,7 @@ func BenchmarkExecuteBlock(b *testing.B) {
 		}
 		_ = layer.Discard()
 	}
-	cpu := processCPU() - start
+	cpu := cputime.Process() - start
 	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N*n), "cpu-ns/tx")
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/tx")
 }
@@ -85,7 +86,7 @@ func BenchmarkVerifyTxPool(b *testing.B) {
 			}
 			n := len(last.Transactions)
 			b.ReportAllocs()
-			start := processCPU()
+			start := cputime.Process()
 			for b.Loop() {
 				for _, tx := range last.Transactions {
 					if err := c.VerifyTxConcurrent(tx); err != nil {
@@ -93,7 +94,7 @@ func BenchmarkVerifyTxPool(b *testing.B) {
 					}
 				}
 			}
-			cpu := processCPU() - start
+			cpu := cputime.Process() - start
 			b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N*n), "cpu-ns/tx")
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/tx")
 		})

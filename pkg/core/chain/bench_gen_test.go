@@ -9,10 +9,10 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/n3d-io/n3d/internal/cputime"
 	"github.com/n3d-io/n3d/pkg/config"
 	"github.com/n3d-io/n3d/pkg/core/block"
 	"github.com/n3d-io/n3d/pkg/core/chaindump"
@@ -102,7 +102,7 @@ func benchRestore(b *testing.B, cfg config.Config, dump []byte, typ string, ever
 	var cpu time.Duration
 	b.ReportAllocs()
 	for b.Loop() {
-		start := processCPU()
+		start := cputime.Process()
 		blocks, txs = 0, 0
 		n, err := NewNativeSet(&cfg.ProtocolConfiguration)
 		require.NoError(b, err)
@@ -116,22 +116,13 @@ func benchRestore(b *testing.B, cfg config.Config, dump []byte, typ string, ever
 		}})
 		require.NoError(b, err)
 		require.NoError(b, c.Close())
-		cpu += processCPU() - start
+		cpu += cputime.Process() - start
 	}
 	sec := b.Elapsed().Seconds() / float64(b.N)
 	b.ReportMetric(float64(blocks)/sec, "blocks/s")
 	b.ReportMetric(float64(txs)/sec, "tx/s")
 	b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
 	b.ReportMetric(float64(blocks)/(cpu.Seconds()/float64(b.N)), "blocks/cpu-s")
-}
-
-// processCPU is the process's user+system CPU time (all threads, GC and
-// background writes included): under load it varies far less than wall
-// time.
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru) // cannot fail for SELF
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // BenchmarkAddBlockLog adds the generated chain's blocks one by one with
@@ -162,7 +153,7 @@ func BenchmarkAddBlockLog(b *testing.B) {
 		b.Run("leveldb/"+mode, func(b *testing.B) {
 			var cpu time.Duration
 			for b.Loop() {
-				start := processCPU()
+				start := cputime.Process()
 				n, err := NewNativeSet(&cfg.ProtocolConfiguration)
 				require.NoError(b, err)
 				c, err := Open(Config{Protocol: cfg.ProtocolConfiguration, Ledger: cfg.ApplicationConfiguration.Ledger,
@@ -173,7 +164,7 @@ func BenchmarkAddBlockLog(b *testing.B) {
 					require.NoError(b, c.AddBlock(blk))
 				}
 				require.NoError(b, c.Close())
-				cpu += processCPU() - start
+				cpu += cputime.Process() - start
 			}
 			b.ReportMetric(float64(len(blocks))*float64(b.N)/b.Elapsed().Seconds(), "blocks/s")
 			b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")

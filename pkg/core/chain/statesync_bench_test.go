@@ -6,6 +6,7 @@ import (
 	"io"
 	"testing"
 
+	"github.com/n3d-io/n3d/internal/cputime"
 	"github.com/n3d-io/n3d/pkg/config"
 	"github.com/n3d-io/n3d/pkg/core/block"
 	"github.com/n3d-io/n3d/pkg/mpt"
@@ -64,11 +65,11 @@ func BenchmarkStateSync(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			c := open(func(*config.Ledger) {})
-			cpu := processCPU()
+			cpu := cputime.Process()
 			for _, x := range blks[:p] {
 				require.NoError(b, c.AddBlock(x))
 			}
-			b.ReportMetric(float64((processCPU() - cpu).Milliseconds()), "cpu-ms")
+			b.ReportMetric(float64((cputime.Process() - cpu).Milliseconds()), "cpu-ms")
 			require.NoError(b, c.Close())
 		}
 	})
@@ -77,7 +78,7 @@ func BenchmarkStateSync(b *testing.B) {
 		b.ReportMetric(float64(len(nodes)), "nodes")
 		for b.Loop() {
 			c := open(func(l *config.Ledger) { l.RemoveUntraceableBlocks = true })
-			cpu := processCPU()
+			cpu := cputime.Process()
 			ss := c.StateSync()
 			require.NoError(b, ss.Init(blocks))
 			for i := 0; i <= int(p); i += 2000 {
@@ -96,7 +97,7 @@ func BenchmarkStateSync(b *testing.B) {
 				require.NoError(b, ss.AddBlock(blks[i-1]))
 			}
 			require.False(b, ss.IsActive())
-			b.ReportMetric(float64((processCPU() - cpu).Milliseconds()), "cpu-ms")
+			b.ReportMetric(float64((cputime.Process() - cpu).Milliseconds()), "cpu-ms")
 			require.NoError(b, c.Close())
 		}
 	})

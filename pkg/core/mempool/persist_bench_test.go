@@ -3,10 +3,9 @@ package mempool
 import (
 	"path/filepath"
 	"sync/atomic"
-	"syscall"
 	"testing"
-	"time"
 
+	"github.com/n3d-io/n3d/internal/cputime"
 	"github.com/stretchr/testify/require"
 )
 
@@ -22,7 +21,7 @@ func BenchmarkJournalAccept(b *testing.B) {
 	var next atomic.Int64
 	b.SetParallelism(5) // 10 goroutines on 2 cores: neo-bench's 10 workers
 	b.ReportAllocs()
-	start := benchCPUTime()
+	start := cputime.Process()
 	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
@@ -33,17 +32,9 @@ func BenchmarkJournalAccept(b *testing.B) {
 		}
 	})
 	b.StopTimer()
-	b.ReportMetric(float64(benchCPUTime()-start)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(cputime.Process()-start)/float64(b.N), "cpu-ns/op")
 	j.mu.Lock()
 	b.ReportMetric(float64(j.writes)/float64(b.N), "writes/op") // before group commit: 1
 	j.mu.Unlock()
 	require.NoError(b, j.Close(nil))
-}
-
-func benchCPUTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

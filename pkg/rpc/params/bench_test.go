@@ -3,9 +3,9 @@ package params
 import (
 	"bytes"
 	"encoding/base64"
-	"syscall"
 	"testing"
-	"time"
+
+	"github.com/n3d-io/n3d/internal/cputime"
 )
 
 // sendRawBody is a sendrawtransaction request as neo-bench sends it: one
@@ -34,14 +34,6 @@ func BenchmarkDecodeSendRawTransaction(b *testing.B) {
 // shared machine it moves much less with the load than ns/op. Call the
 // returned func when the loop has ended.
 func reportCPU(b *testing.B) func() {
-	start := cpuTime()
-	return func() { b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op") }
-}
-
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	start := cputime.Process()
+	return func() { b.ReportMetric(float64(cputime.Process()-start)/float64(b.N), "cpu-ns/op") }
 }

@@ -12,7 +12,6 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -20,6 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/zap"
 
+	"github.com/n3d-io/n3d/internal/cputime"
 	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
 	"github.com/n3d-io/n3d/pkg/node"
@@ -115,7 +115,7 @@ func (e *ingestEnv) run(b *testing.B, addr string, poolShare int) {
 		failed atomic.Value
 	)
 	b.ReportAllocs()
-	cpu := cpuTime()
+	cpu := cputime.Process()
 	b.ResetTimer()
 	for _, c := range conns {
 		wg.Go(func() {
@@ -129,7 +129,7 @@ func (e *ingestEnv) run(b *testing.B, addr string, poolShare int) {
 	}
 	wg.Wait()
 	b.StopTimer()
-	b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(cputime.Process()-cpu)/float64(b.N), "cpu-ns/op")
 	if err, ok := failed.Load().(error); ok {
 		b.Fatal(err)
 	}
@@ -223,12 +223,4 @@ func (c *benchConn) roundTrip(req []byte) error {
 		return fmt.Errorf("not accepted: %s", r)
 	}
 	return nil
-}
-
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

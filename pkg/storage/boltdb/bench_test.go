@@ -9,10 +9,10 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/n3d-io/n3d/internal/cputime"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -74,11 +74,11 @@ func BenchmarkNodeCycle(b *testing.B) {
 			}
 			var st cycleStats
 			b.ResetTimer()
-			cpu0, w0 := processCPU(), writtenBytes()
+			cpu0, w0 := cputime.Process(), writtenBytes()
 			for i := range b.N {
 				keys = nodeCycle(b, s, r, keys, i, perCycle, getsPer, v.span, &st)
 			}
-			cpu, written := processCPU()-cpu0, writtenBytes()-w0
+			cpu, written := cputime.Process()-cpu0, writtenBytes()-w0
 			b.StopTimer()
 			fi, err := os.Stat(s.db.Path())
 			if err != nil {
@@ -208,12 +208,6 @@ func writtenBytes() int64 {
 	return n
 }
 
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru) // cannot fail for SELF
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 // BenchmarkGet reads random existing keys of a 100k-record file, one
 // goroutine; one op is one Get.
 func BenchmarkGet(b *testing.B) {
@@ -241,13 +235,13 @@ func BenchmarkGet(b *testing.B) {
 			}
 			b.ReportAllocs()
 			b.ResetTimer()
-			cpu0 := processCPU()
+			cpu0 := cputime.Process()
 			for i := 0; b.Loop(); i++ {
 				if _, err := s.Get(keys[(i*7919)%len(keys)]); err != nil {
 					b.Fatal(err)
 				}
 			}
-			b.ReportMetric(float64((processCPU()-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op")
+			b.ReportMetric(float64((cputime.Process()-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op")
 		})
 	}
 }
