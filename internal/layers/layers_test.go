@@ -28,11 +28,11 @@ type group struct {
 // and fails like an upward one.
 var table = []group{
 	{"L0", "foundations", []string{"pkg/util", "pkg/io", "pkg/crypto", "pkg/encoding", "pkg/protocol",
-		"pkg/buildinfo", "pkg/logging", "pkg/clock", "pkg/config", "config", "internal/promutil", "internal/conformance", "internal/layers", "internal/neogotest"}},
+		"pkg/buildinfo", "pkg/logging", "pkg/clock", "pkg/config", "config", "internal/promutil", "internal/conformance", "internal/layers", "internal/neogotest", "internal/cputime"}},
 	{"L1", "execution", []string{"pkg/vm", "pkg/smartcontract"}},
 	{"L2", "storage", []string{"pkg/storage"}},
 	{"L2", "mpt", []string{"pkg/mpt"}},
-	{"L2", "wallet", []string{"pkg/wallet"}},
+	{"L2", "wallet", []string{"pkg/wallet", "internal/testwallet"}},
 	{"L3", "chain", []string{"pkg/core", "internal/nativetest"}},
 	// The P2P wire types (payloads, capabilities, message frames): pure
 	// encodings over the chain's types, which the services that speak
