@@ -13,7 +13,8 @@ import (
 // FirstByteTimeout. A new inbound connection whose IP holds its share
 // takes over the slot of that IP's oldest connection (the oldest silent
 // one first); when all slots are held it takes over the slot of the
-// oldest silent connection, or failing that of the oldest one. So a
+// oldest silent connection, or failing that of the oldest one, of the IP
+// holding the most slots. So a
 // flood of silent or slow connections from one address churns within
 // its own share, and one from many addresses can delay an honest peer by
 // one handshake at most, never lock it out. Our own dials are not
@@ -61,19 +62,34 @@ type slotCount struct {
 
 // handshakingLocked counts the inbound connections holding a handshake
 // slot, those of ip among them, and picks the ones a newcomer may take
-// over: the oldest silent one, else the oldest. Called with s.mu held.
+// over: of ip's own, the oldest silent one, else the oldest; of all, the
+// same among the connections of the IP holding the most slots, so that a
+// flood from several addresses churns within its own slots and does not
+// take the one slot of an honest peer whose first bytes were not read yet.
+// Called with s.mu held.
 func (s *Server) handshakingLocked(ip netip.Addr) slotCount {
 	var c slotCount
+	perIP := make(map[netip.Addr]int)
 	for q := range s.mu.peers {
 		if q.dialed != "" || q.evicted || q.handshaked.Load() {
 			continue
 		}
 		c.n++
-		c.victim = older(c.victim, q)
+		perIP[q.remote.Addr()]++
 		if ip.IsValid() && q.remote.Addr() == ip {
 			c.sameIP++
 			c.sameIPVictim = older(c.sameIPVictim, q)
 		}
+	}
+	most := 0
+	for _, n := range perIP {
+		most = max(most, n)
+	}
+	for q := range s.mu.peers {
+		if q.dialed != "" || q.evicted || q.handshaked.Load() || perIP[q.remote.Addr()] != most {
+			continue
+		}
+		c.victim = older(c.victim, q)
 	}
 	return c
 }

@@ -2,6 +2,7 @@ package network
 
 import (
 	"net"
+	"net/netip"
 	"sync"
 	"testing"
 	"time"
@@ -136,4 +137,31 @@ func TestFirstByteTimeout(t *testing.T) {
 	defer other.Close()
 	closedByPeer(t, other, 10*time.Second)
 	require.Eventually(t, func() bool { return a.srv.HandshakingPeers() == 1 }, waitFor, 10*time.Millisecond)
+}
+
+// TestSlotVictimFromBusiestIP: with every handshake slot held, a newcomer
+// from a new address takes over a slot of the address holding the most,
+// never the single slot of another address, even when that one is the
+// oldest and has not been heard yet (its first bytes not read: a loaded
+// node). Before, the oldest silent connection of any address was taken,
+// so a flood from several addresses could evict an honest peer again and
+// again.
+func TestSlotVictimFromBusiestIP(t *testing.T) {
+	s := &Server{cfg: Config{MaxHandshaking: 4, MaxPeers: 3}}
+	s.mu.peers = make(map[*peer]struct{})
+	at := func(ip string, age time.Duration) *peer {
+		p := &peer{remote: netip.AddrPortFrom(netip.MustParseAddr(ip), 1), created: time.Now().Add(-age)}
+		s.mu.peers[p] = struct{}{}
+		return p
+	}
+	honest := at("127.0.0.1", time.Hour) // the oldest, silent so far
+	at("127.0.0.3", time.Minute)
+	flood := at("127.0.0.4", 2*time.Minute)
+	at("127.0.0.4", time.Second)
+	s.mu.Lock()
+	c := s.handshakingLocked(netip.MustParseAddr("127.0.0.9"))
+	s.mu.Unlock()
+	require.Equal(t, 4, c.n)
+	require.NotSame(t, honest, c.victim)
+	require.Same(t, flood, c.victim, "the oldest slot of the address holding two")
 }
