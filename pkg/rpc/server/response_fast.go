@@ -2,8 +2,11 @@ package server
 
 import (
 	"encoding/base64"
+	"encoding/json"
 
 	"github.com/n3d-io/n3d/pkg/rpc/params"
+	"github.com/n3d-io/n3d/pkg/rpc/result"
+	"go.uber.org/zap"
 )
 
 // appendPlainResponse appends what json.Encoder writes for r (its Encode:
@@ -47,4 +50,47 @@ func (r base64Result) appendJSON(dst []byte) []byte {
 	dst = append(dst, '"')
 	dst = base64.StdEncoding.AppendEncode(dst, r)
 	return append(dst, '"')
+}
+
+// answer runs the JSON-RPC request or batch in body and returns its
+// answer as json.Encoder writes it (compact, a newline at the end), in
+// buf.out: without the Encoder's reflection when appendPlainResponse can
+// write it. The request may alias body until answer returns.
+func (s *Server) answer(body []byte, buf *buffers) []byte {
+	req, err := params.Decode(body, s.cfg.MaxBatchSize)
+	if err != nil {
+		return s.encode(buf, errorResponse(result.NewParseError(err.Error())))
+	}
+	if req.In == nil {
+		out := make([]response, len(req.Batch))
+		for i := range req.Batch {
+			out[i] = s.handle(&req.Batch[i], nil)
+		}
+		return s.encode(buf, out)
+	}
+	resp := s.handle(req.In, buf.result[:0])
+	buf.result = resp.Result[:0] // appended to it, or a new result of Marshal: reused
+	if b, ok := appendPlainResponse(buf.out[:0], &resp); ok {
+		buf.out = b
+		return b
+	}
+	return s.encode(buf, &resp)
+}
+
+// encode writes v with a json.Encoder into buf.out (nothing but a log
+// line when v cannot be encoded, as ServeHTTP answered before).
+func (s *Server) encode(buf *buffers, v any) []byte {
+	buf.out = buf.out[:0]
+	if err := json.NewEncoder((*appendWriter)(&buf.out)).Encode(v); err != nil {
+		s.log.Warn("writing RPC response", zap.Error(err))
+	}
+	return buf.out
+}
+
+// appendWriter is an io.Writer appending to a slice.
+type appendWriter []byte
+
+func (w *appendWriter) Write(p []byte) (int, error) {
+	*w = append(*w, p...)
+	return len(p), nil
 }

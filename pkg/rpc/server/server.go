@@ -219,6 +219,10 @@ type Server struct {
 	submitDeadline sharedDeadline
 
 	ws wsHubRef // the /ws clients (ws.go)
+
+	// headerTimeout is the http.Server's and the front's ReadHeaderTimeout
+	// (DefaultReadHeaderTimeout; tests shorten it).
+	headerTimeout time.Duration
 }
 
 // New returns a server over the chain.
@@ -236,7 +240,8 @@ func New(cfg Config, l Ledger) (*Server, error) {
 	return &Server{cfg: cfg, chain: l, log: cfg.Log, metrics: m,
 		tokens:         &tokenTracker{accounts: map[util.Uint160]*account{}},
 		sessions:       newSessionPool(cfg, l.Config().TimePerBlock),
-		submitDeadline: sharedDeadline{timeout: cfg.SubmitTimeout}}, nil
+		submitDeadline: sharedDeadline{timeout: cfg.SubmitTimeout},
+		headerTimeout:  DefaultReadHeaderTimeout}, nil
 }
 
 // Run serves the RPC addresses (and the TLS ones when enabled) until ctx
@@ -320,20 +325,26 @@ func (s *Server) serve(ctx context.Context, lns []listener) error {
 	srv := &http.Server{
 		Handler:           s,
 		MaxHeaderBytes:    s.cfg.MaxRequestHeaderBytes,
-		ReadHeaderTimeout: DefaultReadHeaderTimeout,
+		ReadHeaderTimeout: s.headerTimeout,
 		ErrorLog:          zap.NewStdLog(s.log),
 	}
+	// The plain listeners' common requests skip net/http (front.go).
+	front := newFront(s, s.headerTimeout)
 	hub := s.hub() // the /ws clients (and their metric, from the start)
 	errc := make(chan error, len(lns))
 	var wg sync.WaitGroup
 	for _, l := range lns {
 		s.log.Info("RPC server listening", zap.Stringer("address", l.Addr()), zap.Bool("tls", l.tls))
+		var plain net.Listener
+		if !l.tls {
+			plain = front.listener(l)
+		}
 		wg.Go(func() {
 			var err error
 			if l.tls {
 				err = srv.ServeTLS(l, s.cfg.TLS.CertFile, s.cfg.TLS.KeyFile)
 			} else {
-				err = srv.Serve(l)
+				err = srv.Serve(plain)
 			}
 			if !errors.Is(err, http.ErrServerClosed) {
 				errc <- fmt.Errorf("rpc: serve %s: %w", l.Addr(), err)
@@ -347,8 +358,12 @@ func (s *Server) serve(ctx context.Context, lns []listener) error {
 	}
 	sctx, cancel := context.WithTimeout(context.Background(), s.cfg.ShutdownTimeout)
 	defer cancel()
+	front.closeIdle()
 	if err := srv.Shutdown(sctx); err != nil {
 		runErr = errors.Join(runErr, fmt.Errorf("rpc: shutdown: %w", err), srv.Close())
+	}
+	if err := front.shutdown(sctx); err != nil {
+		runErr = errors.Join(runErr, err)
 	}
 	hub.close() // hijacked connections are not the http.Server's
 	wg.Wait()
@@ -389,22 +404,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.write(w, errorResponse(result.NewParseError(err.Error())))
 		return
 	}
-	req, err := params.Decode(body, s.cfg.MaxBatchSize) // may alias body until we return
-	if err != nil {
-		s.write(w, errorResponse(result.NewParseError(err.Error())))
-		return
+	s.setHeaders(w)
+	if _, err := w.Write(s.answer(body, buf)); err != nil {
+		s.log.Warn("writing RPC response", zap.Error(err))
 	}
-	if req.In != nil {
-		resp := s.handle(req.In, buf.result[:0])
-		buf.result = resp.Result[:0] // appended to it, or a new result of Marshal: reused
-		s.writeResponse(w, &resp, buf)
-		return
-	}
-	out := make([]response, len(req.Batch))
-	for i := range req.Batch {
-		out[i] = s.handle(&req.Batch[i], nil)
-	}
-	s.write(w, out)
 }
 
 func errorResponse(e *result.Error) response {
@@ -413,28 +416,14 @@ func errorResponse(e *result.Error) response {
 
 func setCORS(h http.Header) {
 	h.Set("Access-Control-Allow-Origin", "*")
-	h.Set("Access-Control-Allow-Headers", "Content-Type, Access-Control-Allow-Headers, Authorization, X-Requested-With")
+	h.Set("Access-Control-Allow-Headers", corsAllowHeaders)
 }
+
+const corsAllowHeaders = "Content-Type, Access-Control-Allow-Headers, Authorization, X-Requested-With"
 
 func (s *Server) write(w http.ResponseWriter, v any) {
 	s.setHeaders(w)
 	if err := json.NewEncoder(w).Encode(v); err != nil {
-		s.log.Warn("writing RPC response", zap.Error(err))
-	}
-}
-
-// writeResponse writes one answer, without the Encoder's reflection when
-// appendPlainResponse can write it (response_fast.go), into buf's output
-// buffer.
-func (s *Server) writeResponse(w http.ResponseWriter, r *response, buf *buffers) {
-	b, ok := appendPlainResponse(buf.out[:0], r)
-	if !ok {
-		s.write(w, r)
-		return
-	}
-	buf.out = b
-	s.setHeaders(w)
-	if _, err := w.Write(b); err != nil {
 		s.log.Warn("writing RPC response", zap.Error(err))
 	}
 }
