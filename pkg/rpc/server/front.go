@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -50,6 +51,10 @@ type front struct {
 	lns     []*frontListener
 
 	accepts sync.WaitGroup // the accept loops
+
+	// served and handedOff count the requests answered by the front and
+	// the connections given to net/http.
+	served, handedOff atomic.Uint64
 }
 
 func newFront(s *Server, headerTimeout time.Duration) *front {

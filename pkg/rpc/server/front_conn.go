@@ -52,6 +52,9 @@ func (fc *frontConn) serve() {
 		switch st {
 		case parseFallback:
 			handedOff = fc.handOff()
+			if handedOff {
+				fc.f.handedOff.Add(1)
+			}
 			return
 		case parseMore: // a read failed or the header timed out
 			return
@@ -59,8 +62,7 @@ func (fc *frontConn) serve() {
 		if !fc.readBody(req, &deadline) {
 			return
 		}
-		closeAfter := req.close || fc.f.isClosing()
-		if !fc.answer(req, closeAfter) || closeAfter {
+		if !fc.answer(req) {
 			return
 		}
 	}
@@ -123,15 +125,18 @@ func (fc *frontConn) readBody(req leanRequest, deadline *time.Time) bool {
 }
 
 // answer runs the request at the start of fc.in, writes its answer and
-// keeps what follows it (a pipelined request) at the start of fc.in.
-func (fc *frontConn) answer(req leanRequest, closeAfter bool) bool {
+// keeps what follows it (a pipelined request) at the start of fc.in. It
+// reports whether the connection stays open.
+func (fc *frontConn) answer(req leanRequest) bool {
 	total := req.headerLen + req.bodyLen
 	s := fc.f.s
 	buf := getBuffers()
 	body := s.answer(fc.in[req.headerLen:total], buf)
+	closeAfter := req.close || fc.f.isClosing() // a shutdown may have begun meanwhile
 	fc.out = appendHead(fc.out[:0], len(body), closeAfter, s.cfg.EnableCORSWorkaround)
 	fc.out = append(fc.out, body...)
 	buf.put()
+	fc.f.served.Add(1)
 	_, err := fc.c.Write(fc.out)
 	if cap(fc.out) > maxPooledBuffer {
 		fc.out = nil
@@ -140,7 +145,7 @@ func (fc *frontConn) answer(req leanRequest, closeAfter bool) bool {
 	if len(fc.in) > frontReadSize && fc.n <= frontReadSize {
 		fc.in = append(make([]byte, 0, frontReadSize), fc.in[:fc.n]...)[:frontReadSize]
 	}
-	return err == nil
+	return err == nil && !closeAfter
 }
 
 // handOff gives the connection, with the bytes read of its request, to

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/n3d-io/n3d/pkg/buildinfo"
@@ -223,6 +224,7 @@ type Server struct {
 	// headerTimeout is the http.Server's and the front's ReadHeaderTimeout
 	// (DefaultReadHeaderTimeout; tests shorten it).
 	headerTimeout time.Duration
+	front         atomic.Pointer[front] // the running serve's (front.go)
 }
 
 // New returns a server over the chain.
@@ -330,6 +332,7 @@ func (s *Server) serve(ctx context.Context, lns []listener) error {
 	}
 	// The plain listeners' common requests skip net/http (front.go).
 	front := newFront(s, s.headerTimeout)
+	s.front.Store(front)
 	hub := s.hub() // the /ws clients (and their metric, from the start)
 	errc := make(chan error, len(lns))
 	var wg sync.WaitGroup
