@@ -87,21 +87,21 @@ func (fc *frontConn) read(want int) bool {
 // (from the accept for the first one).
 func (fc *frontConn) readHeader(deadline *time.Time) (leanRequest, parseState) {
 	cfg := &fc.f.s.cfg
-	for {
-		req, st := parseLean(fc.in[:fc.n], cfg.MaxRequestHeaderBytes, cfg.MaxRequestBodyBytes)
-		if st != parseMore {
-			return req, st
+	for scanned := 0; ; {
+		if decidable(fc.in[:fc.n], scanned, cfg.MaxRequestHeaderBytes) {
+			return parseLean(fc.in[:fc.n], cfg.MaxRequestHeaderBytes, cfg.MaxRequestBodyBytes)
 		}
+		scanned = fc.n
 		if deadline.IsZero() {
 			*deadline = time.Now().Add(fc.f.headerTimeout)
 			if fc.c.SetReadDeadline(*deadline) != nil {
-				return req, parseMore
+				return leanRequest{}, parseMore
 			}
 		}
 		// The header fits cfg.MaxRequestHeaderBytes: parseLean falls back
 		// at that size.
 		if !fc.read(min(fc.n+frontReadSize, cfg.MaxRequestHeaderBytes+1)) {
-			return req, parseMore
+			return leanRequest{}, parseMore
 		}
 	}
 }

@@ -93,6 +93,11 @@ func FuzzParseLean(f *testing.F) {
 	srv := echoServer(f)
 	f.Fuzz(func(t *testing.T, b []byte) {
 		req, st := parseLean(b, headerLimit, bodyLimit)
+		require.Equal(t, st != parseMore, decidable(b, 0, headerLimit))
+		// Read in two parts, the first undecided: the same answer.
+		if k := len(b) / 2; !decidable(b[:k], 0, headerLimit) {
+			require.Equal(t, st != parseMore, decidable(b, k, headerLimit))
+		}
 		switch st {
 		case parseMore:
 			require.Less(t, len(b), headerLimit)

@@ -72,6 +72,28 @@ func parseLean(b []byte, headerLimit, bodyLimit int) (leanRequest, parseState) {
 	return req, parseOK
 }
 
+// decidable reports whether parseLean decides on b (does not answer
+// parseMore), looking only at the bytes after the first scanned ones,
+// which were not decidable: a connection that sends its header in many
+// small reads costs time linear in its length.
+func decidable(b []byte, scanned, headerLimit int) bool {
+	if len(b) >= headerLimit {
+		return true
+	}
+	if n := min(len(b), len(leanStart)); !bytes.Equal(b[:n], leanStart[:n]) {
+		return true
+	}
+	if bytes.Contains(b[max(0, scanned-3):], []byte("\r\n\r\n")) {
+		return true
+	}
+	for i := scanned; i < len(b); i++ {
+		if b[i] == '\n' && (i == 0 || b[i-1] != '\r') {
+			return true
+		}
+	}
+	return false
+}
+
 // hasBareLF reports a line feed without its carriage return (net/http
 // takes those; the front waits for CRLF CRLF only).
 func hasBareLF(b []byte) bool {

@@ -242,6 +242,20 @@ func TestFrontLimitsAndClose(t *testing.T) {
 	_, handedOff = fs.counts()
 	require.Equal(t, uint64(1), handedOff)
 
+	// A request in small pieces (the header's end split too), then one
+	// whose body comes later.
+	c = dialRaw(t, fs.addr)
+	full := post(blockCount, "")
+	for i := 0; i < len(full); i += 7 {
+		c.send(t, full[i:min(i+7, len(full))]) // separate segments (TCP_NODELAY)
+	}
+	_, body = c.response(t)
+	require.Contains(t, body, `"result":`)
+	c.send(t, full[:len(full)-len(blockCount)])
+	c.send(t, blockCount)
+	_, body = c.response(t)
+	require.Contains(t, body, `"result":`)
+
 	// Connection: close, and two pipelined requests before it.
 	c = dialRaw(t, fs.addr)
 	c.send(t, post(blockCount, "")+post(blockCount, "Connection: keep-alive\r\n")+post(blockCount, "Connection: close\r\n"))
@@ -252,7 +266,7 @@ func TestFrontLimitsAndClose(t *testing.T) {
 	}
 	c.closed(t)
 	served, handedOff = fs.counts()
-	require.Equal(t, uint64(4), served)
+	require.Equal(t, uint64(6), served)
 	require.Equal(t, uint64(1), handedOff)
 }
 
