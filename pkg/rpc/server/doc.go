@@ -8,9 +8,12 @@
 //
 // # Data flow
 //
-//	HTTP POST ─▶ ServeHTTP: body bounded by MaxRequestBodyBytes (headers by
-//	             MaxRequestHeaderBytes in Run's http.Server), read into a
-//	             pooled buffer (buffers.go)
+//	HTTP POST ─▶ the plain listeners' front (front*.go): a kept-alive
+//	             HTTP/1.1 POST with a Content-Length is parsed and answered
+//	             in the connection's own buffers; any other request, and
+//	             TLS, goes to Run's http.Server ─▶ ServeHTTP: body bounded
+//	             by MaxRequestBodyBytes (headers by MaxRequestHeaderBytes),
+//	             read into a pooled buffer (buffers.go)
 //	          ─▶ params.Decode: one request or a batch of ≤ MaxBatchSize
 //	             (the common request object scanned without reflection)
 //	          ─▶ handle: version check, method table (handlers.go), metrics
