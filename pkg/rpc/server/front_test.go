@@ -418,3 +418,30 @@ func TestFrontShutdown(t *testing.T) {
 		}
 	}
 }
+
+// TestFrontHeaderInPieces: over a synchronous pipe every piece is a read
+// of its own; a header split anywhere (its end too) is still answered.
+func TestFrontHeaderInPieces(t *testing.T) {
+	n := node(t, "testblocks")
+	f := newFront(n.srv, time.Minute)
+	full := post(blockCount, "")
+	for _, size := range []int{1, 3, 7, 64} {
+		client, server := net.Pipe()
+		fc := &frontConn{f: f, c: server, ln: &frontListener{done: make(chan struct{})}, idle: true}
+		require.True(t, f.track(fc))
+		go fc.serve()
+		c := &rawConn{Conn: client, r: bufio.NewReader(client)}
+		require.NoError(t, client.SetDeadline(time.Now().Add(10*time.Second)))
+		go func() {
+			for i := 0; i < len(full); i += size {
+				if _, err := io.WriteString(client, full[i:min(i+size, len(full))]); err != nil {
+					return
+				}
+			}
+		}()
+		_, body := c.response(t)
+		require.Contains(t, body, `"result":`, size)
+		require.NoError(t, client.Close())
+	}
+	require.Equal(t, uint64(4), f.served.Load())
+}
