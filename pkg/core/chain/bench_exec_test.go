@@ -101,3 +101,53 @@ func BenchmarkVerifyTxPool(b *testing.B) {
 	}
 	c.sigs = sigs
 }
+
+// BenchmarkGetBlockBytes serves the generated chain's last block as the
+// RPC getblock (non-verbose) does: decoded and re-encoded (GetBlock, then
+// Bytes) against copied from the stored records (AppendBlockBytes). The
+// chain is persisted to a LevelDB store, so reads go through the backend:
+//
+//	N3D_BENCH_BLOCKS=20 N3D_BENCH_TXS=500 go test -run '^$' -bench GetBlockBytes ./pkg/core/chain
+func BenchmarkGetBlockBytes(b *testing.B) {
+	dump := benchDump(b)
+	last := lastDumpBlock(b, dump)
+	cfg := unitTestnet(b)
+	natives, err := NewNativeSet(&cfg.ProtocolConfiguration)
+	require.NoError(b, err)
+	c, err := Open(Config{Protocol: cfg.ProtocolConfiguration, Ledger: cfg.ApplicationConfiguration.Ledger,
+		Store: benchStore(b, "leveldb", b.TempDir()), Natives: natives, PersistSync: true})
+	require.NoError(b, err)
+	b.Cleanup(func() { require.NoError(b, c.Close()) })
+	_, err = Restore(context.Background(), c, bytes.NewReader(dump), RestoreOptions{})
+	require.NoError(b, err)
+	want, err := last.Bytes()
+	require.NoError(b, err)
+	h := last.Hash()
+	n := len(last.Transactions)
+	run := func(b *testing.B, get func() ([]byte, error)) {
+		got, err := get()
+		require.NoError(b, err)
+		require.Equal(b, want, got)
+		b.ReportAllocs()
+		start := cputime.Process()
+		for b.Loop() {
+			if _, err := get(); err != nil {
+				b.Fatal(err)
+			}
+		}
+		cpu := cputime.Process() - start
+		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N*n), "cpu-ns/tx")
+	}
+	b.Run("decoded", func(b *testing.B) {
+		run(b, func() ([]byte, error) {
+			blk, err := c.GetBlock(h)
+			if err != nil {
+				return nil, err
+			}
+			return blk.Bytes()
+		})
+	})
+	b.Run("stored", func(b *testing.B) {
+		run(b, func() ([]byte, error) { return c.AppendBlockBytes(nil, h) })
+	})
+}

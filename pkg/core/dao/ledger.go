@@ -3,6 +3,7 @@ package dao
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 
 	"github.com/n3d-io/n3d/pkg/core/block"
 	"github.com/n3d-io/n3d/pkg/core/state"
@@ -105,6 +106,69 @@ func (d *DAO) GetBlock(h util.Uint256) (*block.Block, error) {
 		b.Transactions[i] = tx
 	}
 	return b, nil
+}
+
+// AppendBlockBytes appends block h serialized as block.Block.EncodeBinary
+// writes it to dst: the header and the transaction count from the block
+// record, each transaction's bytes as they are in its own record (written
+// by the same encoder, so no transaction is decoded into objects).
+func (d *DAO) AppendBlockBytes(dst []byte, h util.Uint256) ([]byte, error) {
+	v, err := d.get(executableKey(h))
+	if err != nil {
+		return dst, err
+	}
+	if len(v) == 0 || v[0] != storage.ExecBlock {
+		return dst, fmt.Errorf("%w: block %s", ErrNotFound, h)
+	}
+	r := io.NewBinReaderFromBuf(v[1:])
+	hdr := block.Header{StateRootEnabled: d.srInHeader}
+	hdr.DecodeBinary(r)
+	hdrEnd := len(v) - r.Len()
+	n := r.ReadVarLen(block.MaxTransactionsPerBlock)
+	if r.Err == nil && n*util.Uint256Size > r.Len() {
+		return dst, fmt.Errorf("%w: block %s: %d hashes in %d bytes", ErrCorrupted, h, n, r.Len())
+	}
+	if r.Err != nil {
+		return dst, fmt.Errorf("%w: block %s: %w", ErrCorrupted, h, r.Err)
+	}
+	if n == 0 && hdr.MerkleRoot != (util.Uint256{}) {
+		return dst, fmt.Errorf("%w: block %s (only its header is stored)", ErrNotFound, h)
+	}
+	dst = append(dst, v[1:hdrEnd]...)
+	var count [9]byte
+	dst = append(dst, count[:io.PutVarUint(count[:], uint64(n))]...)
+	hashes := v[len(v)-r.Len():]
+	var key [1 + util.Uint256Size]byte
+	key[0] = byte(storage.DataExecutable)
+	for i := range n {
+		copy(key[1:], hashes[i*util.Uint256Size:])
+		before := len(dst)
+		if dst, err = d.appendTxBytes(dst, key[:]); err != nil {
+			return dst, fmt.Errorf("dao: block %s tx %d: %w", h, i, err)
+		}
+		if i == 0 {
+			// Room for the rest at about the first one's size (a block's
+			// transactions are mostly alike), not a doubling per append.
+			dst = slices.Grow(dst, (n-1)*(len(dst)-before)*9/8)
+		}
+	}
+	return dst, nil
+}
+
+// appendTxBytes appends the transaction of the record at key to dst.
+func (d *DAO) appendTxBytes(dst, key []byte) ([]byte, error) {
+	v, err := d.get(key)
+	if err != nil {
+		return dst, err
+	}
+	if len(v) <= conflictStubLen || v[0] != storage.ExecTransaction {
+		return dst, fmt.Errorf("%w: transaction %s", ErrNotFound, util.Uint256(key[1:]))
+	}
+	n, err := transaction.EncodedLen(v[conflictStubLen:])
+	if err != nil {
+		return dst, fmt.Errorf("%w: transaction %s: %w", ErrCorrupted, util.Uint256(key[1:]), err)
+	}
+	return append(dst, v[conflictStubLen:conflictStubLen+n]...), nil
 }
 
 // GetAppExecResults returns the stored execution results of container h
