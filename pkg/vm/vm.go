@@ -265,7 +265,7 @@ type frame struct {
 	sh     shared
 	es     Stack
 	script stackitem.Script
-	elems  [16]elem
+	elems  [8]elem
 }
 
 // LoadContext pushes ctx onto the invocation stack. It fails when the
