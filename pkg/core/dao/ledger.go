@@ -29,8 +29,18 @@ func executableKey(h util.Uint256) []byte {
 // OnPersist and PostPersist runs (either may be nil).
 func (d *DAO) StoreAsBlock(b *block.Block, aers ...*state.AppExecResult) error {
 	w := io.NewBufBinWriter()
+	// Room for the trimmed block and the system runs' results (OnPersist
+	// has a notification per transaction: its fee burn).
+	w.Grow(1 + b.Header.Size() + io.GetVarSize(len(b.Transactions)) +
+		len(b.Transactions)*(util.Uint256Size+blockExecSizeHint) + 2*execResultSizeHint)
 	w.WriteU8(storage.ExecBlock)
-	b.Trim().EncodeBinary(w.BinWriter)
+	// The trimmed form (block.Trimmed), written without building it.
+	b.Header.EncodeBinary(w.BinWriter)
+	w.WriteVarUint(uint64(len(b.Transactions)))
+	for _, tx := range b.Transactions {
+		h := tx.Hash()
+		w.WriteBytes(h[:])
+	}
 	for _, a := range aers {
 		if a != nil {
 			a.EncodeBinary(w.BinWriter)
@@ -208,6 +218,10 @@ func (d *DAO) GetAppExecResults(h util.Uint256, trig trigger.Type) ([]state.AppE
 // execResultSizeHint is room for a transfer's execution result (VM state,
 // GAS, one result, a Transfer notification) in a stored transaction record.
 const execResultSizeHint = 256
+
+// blockExecSizeHint is room per transaction in a stored block record for
+// its fee burn's notification in the OnPersist result.
+const blockExecSizeHint = 72
 
 // StoreAsTransaction stores tx included at height with its execution result
 // (nil allowed), and a conflict stub for every Conflicts attribute (for
