@@ -10,6 +10,7 @@ import (
 	"github.com/n3d-io/n3d/internal/cputime"
 	"github.com/n3d-io/n3d/pkg/core/block"
 	"github.com/n3d-io/n3d/pkg/core/chaindump"
+	"github.com/n3d-io/n3d/pkg/storage"
 	"github.com/stretchr/testify/require"
 )
 
@@ -104,24 +105,37 @@ func BenchmarkVerifyTxPool(b *testing.B) {
 
 // BenchmarkGetBlockBytes serves the generated chain's last block as the
 // RPC getblock (non-verbose) does: decoded and re-encoded (GetBlock, then
-// Bytes) against copied from the stored records (AppendBlockBytes). The
-// chain is persisted to a LevelDB store, so reads go through the backend:
+// Bytes) against copied from the stored records (AppendBlockBytes), with
+// the chain persisted to LevelDB (reads reach the backend) and in memory
+// (as a block still in the write cache):
 //
 //	N3D_BENCH_BLOCKS=20 N3D_BENCH_TXS=500 go test -run '^$' -bench GetBlockBytes ./pkg/core/chain
 func BenchmarkGetBlockBytes(b *testing.B) {
 	dump := benchDump(b)
 	last := lastDumpBlock(b, dump)
-	cfg := unitTestnet(b)
-	natives, err := NewNativeSet(&cfg.ProtocolConfiguration)
-	require.NoError(b, err)
-	c, err := Open(Config{Protocol: cfg.ProtocolConfiguration, Ledger: cfg.ApplicationConfiguration.Ledger,
-		Store: benchStore(b, "leveldb", b.TempDir()), Natives: natives, PersistSync: true})
-	require.NoError(b, err)
-	b.Cleanup(func() { require.NoError(b, c.Close()) })
-	_, err = Restore(context.Background(), c, bytes.NewReader(dump), RestoreOptions{})
-	require.NoError(b, err)
 	want, err := last.Bytes()
 	require.NoError(b, err)
+	for _, typ := range []string{"leveldb", "memory"} {
+		b.Run(typ, func(b *testing.B) {
+			var st storage.Store = storage.NewMemoryStore()
+			if typ == "leveldb" {
+				st = benchStore(b, typ, b.TempDir())
+			}
+			cfg := unitTestnet(b)
+			natives, err := NewNativeSet(&cfg.ProtocolConfiguration)
+			require.NoError(b, err)
+			c, err := Open(Config{Protocol: cfg.ProtocolConfiguration, Ledger: cfg.ApplicationConfiguration.Ledger,
+				Store: st, Natives: natives, PersistSync: true})
+			require.NoError(b, err)
+			b.Cleanup(func() { require.NoError(b, c.Close()) })
+			_, err = Restore(context.Background(), c, bytes.NewReader(dump), RestoreOptions{})
+			require.NoError(b, err)
+			benchGetBlock(b, c, last, want)
+		})
+	}
+}
+
+func benchGetBlock(b *testing.B, c *Chain, last *block.Block, want []byte) {
 	h := last.Hash()
 	n := len(last.Transactions)
 	run := func(b *testing.B, get func() ([]byte, error)) {
