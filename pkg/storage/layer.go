@@ -120,10 +120,20 @@ func (l *layer) remove(key string) {
 	delete(l.puts, key)
 }
 
-// reset empties the layer, keeping its maps' memory for reuse.
+// maxKeptKeys bounds the layers whose maps reset keeps: clearing a map
+// costs its capacity, so the maps of a big layer are dropped rather than
+// cleared again on every reuse.
+const maxKeptKeys = 256
+
+// reset empties the layer, keeping its maps' memory for reuse unless they
+// are large.
 func (l *layer) reset() {
-	clear(l.puts)
-	clear(l.dels)
+	if len(l.puts) > maxKeptKeys || len(l.dels) > maxKeptKeys {
+		l.puts, l.dels = nil, nil
+	} else {
+		clear(l.puts)
+		clear(l.dels)
+	}
 	l.indexed, l.runs, l.added = false, nil, nil
 }
 

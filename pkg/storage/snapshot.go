@@ -110,6 +110,14 @@ func (s *Snapshot) Discard() {
 	s.mem.reset()
 }
 
+// Reset discards the snapshot's changes and puts it over parent, keeping
+// its maps' memory: a layer made for every transaction or contract call
+// reuses the previous one's instead of growing new maps each time.
+func (s *Snapshot) Reset(parent Store) {
+	s.mem.reset()
+	s.parent = parent
+}
+
 // Len returns the number of keys changed in the snapshot.
 func (s *Snapshot) Len() int { return s.mem.len() }
 

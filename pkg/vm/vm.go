@@ -73,6 +73,19 @@ func New() *VM {
 	return v
 }
 
+// Reset returns v to the state New leaves a VM in, keeping its limits and
+// its handlers (SyscallHandler, CallTHandler, Host, OnContextUnloaded), so
+// that a VM reused for the next run allocates nothing. The fee factor, GAS
+// limit and hardfork semantics are reset as well: set them again.
+func (v *VM) Reset() {
+	*v = VM{state: BreakState, limits: v.limits, feeLimit: -1,
+		SyscallHandler: v.SyscallHandler, CallTHandler: v.CallTHandler,
+		Host: v.Host, OnContextUnloaded: v.OnContextUnloaded}
+	v.rs = Stack{e: v.rsIn[:0], rc: &v.rc}
+	v.rstack = &v.rs
+	v.istack = v.istackIn[:0]
+}
+
 // NewWithLimits returns New with custom limits.
 func NewWithLimits(l Limits) *VM {
 	v := New()
@@ -252,7 +265,7 @@ type frame struct {
 	sh     shared
 	es     Stack
 	script stackitem.Script
-	elems  [16]elem
+	elems  [8]elem
 }
 
 // LoadContext pushes ctx onto the invocation stack. It fails when the

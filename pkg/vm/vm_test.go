@@ -207,3 +207,44 @@ func TestSubstrOverflowHardfork(t *testing.T) {
 		require.Equal(t, []byte{2, 3}, b)
 	}
 }
+
+// TestResetRunsLikeNew: a VM reset after a FAULT with a caught and an
+// uncaught exception, a full invocation stack and leftover items runs the
+// next script exactly as a new VM with the same handlers does.
+func TestResetRunsLikeNew(t *testing.T) {
+	id := emit.InteropID("Test.Push")
+	handler := func(v *VM, got uint32) error {
+		if got != id {
+			return errors.New("unexpected")
+		}
+		v.Estack().PushInt(7)
+		return nil
+	}
+	dirty := script(t, func(b *emit.Builder) {
+		b.Int(1).Int(2).SyscallID(id).Opcodes(opcode.NEWARRAY0, opcode.THROW)
+	})
+	clean := script(t, func(b *emit.Builder) {
+		b.SyscallID(id).Int(5).Opcodes(opcode.ADD, opcode.NEWARRAY0, opcode.DROP)
+	})
+	fresh := run(t, clean, func(v *VM) { v.SyscallHandler = handler; v.SetExecFeeFactor(30) })
+	require.Equal(t, HaltState, fresh.State())
+
+	v := run(t, dirty, func(v *VM) { v.SyscallHandler = handler; v.SetExecFeeFactor(30); v.SetGasLimit(1000) })
+	require.Equal(t, FaultState, v.State())
+	v.Reset()
+	require.Equal(t, BreakState, v.State())
+	require.Zero(t, v.GasConsumed())
+	require.Equal(t, int64(-1), v.GasLimit())
+	require.Zero(t, v.InvocationDepth())
+	require.Zero(t, v.References())
+	require.Zero(t, v.ResultStack().Len())
+	require.Nil(t, v.UncaughtException())
+	require.NoError(t, v.FaultException())
+	v.SetExecFeeFactor(30)
+	_, err := v.LoadScript(clean)
+	require.NoError(t, err)
+	require.NoError(t, v.Run())
+	require.Equal(t, fresh.GasConsumed(), v.GasConsumed())
+	require.Equal(t, fresh.ResultStack().Items(), v.ResultStack().Items())
+	require.Equal(t, fresh.References(), v.References())
+}

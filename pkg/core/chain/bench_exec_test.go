@@ -10,6 +10,7 @@ import (
 	"github.com/n3d-io/n3d/internal/cputime"
 	"github.com/n3d-io/n3d/pkg/core/block"
 	"github.com/n3d-io/n3d/pkg/core/chaindump"
+	"github.com/n3d-io/n3d/pkg/storage"
 	"github.com/stretchr/testify/require"
 )
 
@@ -100,4 +101,67 @@ func BenchmarkVerifyTxPool(b *testing.B) {
 		})
 	}
 	c.sigs = sigs
+}
+
+// BenchmarkGetBlockBytes serves the generated chain's last block as the
+// RPC getblock (non-verbose) does: decoded and re-encoded (GetBlock, then
+// Bytes) against copied from the stored records (AppendBlockBytes), with
+// the chain persisted to LevelDB (reads reach the backend) and in memory
+// (as a block still in the write cache):
+//
+//	N3D_BENCH_BLOCKS=20 N3D_BENCH_TXS=500 go test -run '^$' -bench GetBlockBytes ./pkg/core/chain
+func BenchmarkGetBlockBytes(b *testing.B) {
+	dump := benchDump(b)
+	last := lastDumpBlock(b, dump)
+	want, err := last.Bytes()
+	require.NoError(b, err)
+	for _, typ := range []string{"leveldb", "memory"} {
+		b.Run(typ, func(b *testing.B) {
+			var st storage.Store = storage.NewMemoryStore()
+			if typ == "leveldb" {
+				st = benchStore(b, typ, b.TempDir())
+			}
+			cfg := unitTestnet(b)
+			natives, err := NewNativeSet(&cfg.ProtocolConfiguration)
+			require.NoError(b, err)
+			c, err := Open(Config{Protocol: cfg.ProtocolConfiguration, Ledger: cfg.ApplicationConfiguration.Ledger,
+				Store: st, Natives: natives, PersistSync: true})
+			require.NoError(b, err)
+			b.Cleanup(func() { require.NoError(b, c.Close()) })
+			_, err = Restore(context.Background(), c, bytes.NewReader(dump), RestoreOptions{})
+			require.NoError(b, err)
+			benchGetBlock(b, c, last, want)
+		})
+	}
+}
+
+func benchGetBlock(b *testing.B, c *Chain, last *block.Block, want []byte) {
+	h := last.Hash()
+	n := len(last.Transactions)
+	run := func(b *testing.B, get func() ([]byte, error)) {
+		got, err := get()
+		require.NoError(b, err)
+		require.Equal(b, want, got)
+		b.ReportAllocs()
+		start := cputime.Process()
+		for b.Loop() {
+			if _, err := get(); err != nil {
+				b.Fatal(err)
+			}
+		}
+		cpu := cputime.Process() - start
+		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N*n), "cpu-ns/tx")
+	}
+	b.Run("decoded", func(b *testing.B) {
+		run(b, func() ([]byte, error) {
+			blk, err := c.GetBlock(h)
+			if err != nil {
+				return nil, err
+			}
+			return blk.Bytes()
+		})
+	})
+	b.Run("stored", func(b *testing.B) {
+		run(b, func() ([]byte, error) { return c.AppendBlockBytes(nil, h) })
+	})
 }

@@ -195,7 +195,7 @@ func Open(cfg Config) (*Chain, error) {
 		if cfg.Natives == nil {
 			return nil, fmt.Errorf("%w: no native contracts", ErrBadConfig)
 		}
-		c.exec = &interopExecutor{c: c}
+		c.exec = newInteropExecutor(c)
 		cfg.Natives.useHeaders(c)
 	}
 	c.sigs = keys.NewSigCache(sigCacheSizeFor(c.proto.MemPoolSize))

@@ -286,6 +286,7 @@ func TestSubscriptions(t *testing.T) {
 	blocksOnly := c.Subscribe(EventBlock, 0)
 	slow := c.Subscribe(EventAll, 5) // never read: dropped, never blocks
 	pending := c.Subscribe(EventAll, 0)
+	txExec := c.Subscribe(EventTransaction|EventExecution, 0) // the RPC server's kinds
 	for _, b := range blocks[1:11] {
 		require.NoError(t, c.AddBlock(b))
 	}
@@ -314,6 +315,23 @@ func TestSubscriptions(t *testing.T) {
 		e := <-all.C
 		require.Equal(t, k, e.Kind, "event %d", i)
 	}
+	// Without notifications: the same order, the executions' events kept.
+	want = want[:0]
+	for _, b := range blocks[1:3] {
+		want = append(want, EventExecution)
+		for range b.Transactions {
+			want = append(want, EventTransaction, EventExecution)
+		}
+		want = append(want, EventExecution)
+	}
+	for i, k := range want {
+		e := <-txExec.C
+		require.Equal(t, k, e.Kind, "event %d", i)
+		if k == EventExecution {
+			require.Equal(t, e.Container, e.Execution.Container)
+		}
+	}
+	txExec.Close()
 	for range slow.C {
 	}
 	require.ErrorIs(t, slow.Err(), ErrSlowSubscriber)

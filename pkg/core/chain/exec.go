@@ -9,6 +9,7 @@ import (
 	"github.com/n3d-io/n3d/pkg/core/state"
 	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/encoding/address"
+	"github.com/n3d-io/n3d/pkg/protocol"
 	"github.com/n3d-io/n3d/pkg/smartcontract/callflag"
 	"github.com/n3d-io/n3d/pkg/smartcontract/trigger"
 	"github.com/n3d-io/n3d/pkg/vm"
@@ -43,6 +44,14 @@ type executor interface {
 // by the natives' OnPersist regardless), PostPersist.
 type interopExecutor struct {
 	c *Chain
+	// The chain's methods the interop configuration takes, made into
+	// func values once (newInteropExecutor) instead of once per script.
+	hardforkEnabled      func(protocol.Hardfork, uint32) bool
+	oracleRequestSigners func(*dao.DAO, uint64) ([]transaction.Signer, error)
+}
+
+func newInteropExecutor(c *Chain) *interopExecutor {
+	return &interopExecutor{c: c, hardforkEnabled: c.proto.Enabled, oracleRequestSigners: c.oracleRequestSigners}
 }
 
 var (
@@ -70,8 +79,14 @@ func (e *interopExecutor) execute(d *dao.DAO, b *block.Block) (*blockResult, err
 	if res.onPersist, err = e.runSystem(d, b, trigger.OnPersist, onPersistScript); err != nil {
 		return nil, err
 	}
+	// One layer and one interop context reused by every transaction.
+	var (
+		txDAO *dao.DAO
+		ic    *interop.Context
+	)
 	for i, tx := range b.Transactions {
-		if res.txs[i], err = e.runTx(d, b, tx); err != nil {
+		txDAO = d.PrivateReusing(txDAO)
+		if res.txs[i], ic, err = e.runTx(txDAO, b, tx, ic); err != nil {
 			return nil, fmt.Errorf("transaction %s: %w", tx.Hash().String(), err)
 		}
 	}
@@ -81,9 +96,10 @@ func (e *interopExecutor) execute(d *dao.DAO, b *block.Block) (*blockResult, err
 	return res, nil
 }
 
-// context returns an interop context for one script run on d.
+// context returns an interop context for one script run on d, reusing
+// spare (a finished context, see interop.Context.Reuse) when not nil.
 func (e *interopExecutor) context(d *dao.DAO, b *block.Block, trig trigger.Type,
-	container interop.Container, gas int64) (*interop.Context, error) {
+	container interop.Container, gas int64, spare *interop.Context) (*interop.Context, error) {
 	n := e.c.cfg.Natives
 	pico, err := n.ExecFeeFactor(d, b.Index, trig)
 	if err != nil {
@@ -99,23 +115,23 @@ func (e *interopExecutor) context(d *dao.DAO, b *block.Block, trig trigger.Type,
 		Block:           b,
 		Network:         uint32(e.c.proto.Magic),
 		AddressVersion:  address.NEO3Prefix,
-		HardforkEnabled: e.c.proto.Enabled,
+		HardforkEnabled: e.hardforkEnabled,
 		ExecFeeFactor:   pico,
 		StoragePrice:    sp,
 		GasLimit:        gas,
 		Natives:         n,
 		// CheckWitness inside an OracleResponse transaction needs the
 		// signers of the original request.
-		OracleRequestSigners: e.c.oracleRequestSigners,
+		OracleRequestSigners: e.oracleRequestSigners,
 	}
 	cfg.Policy = n
-	return interop.NewContext(cfg, d), nil
+	return spare.Reuse(cfg, d), nil
 }
 
 // runSystem runs OnPersist or PostPersist on the block layer; anything but
 // HALT makes the block invalid.
 func (e *interopExecutor) runSystem(d *dao.DAO, b *block.Block, trig trigger.Type, script []byte) (*state.AppExecResult, error) {
-	ic, err := e.context(d, b, trig, nil, 0)
+	ic, err := e.context(d, b, trig, nil, 0, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -132,22 +148,23 @@ func (e *interopExecutor) runSystem(d *dao.DAO, b *block.Block, trig trigger.Typ
 	return &state.AppExecResult{Container: b.Hash(), Execution: ex}, nil
 }
 
-// runTx runs a transaction's script in a private layer of the block layer,
-// committed only on HALT.
-func (e *interopExecutor) runTx(d *dao.DAO, b *block.Block, tx *transaction.Transaction) (*state.AppExecResult, error) {
-	txDAO := d.Private()
-	ic, err := e.context(txDAO, b, trigger.Application, tx, tx.SystemFee)
+// runTx runs a transaction's script in txDAO, an empty private layer of
+// the block layer, committed only on HALT. It returns the interop context
+// it ran in (made from spare, see context) for the next transaction.
+func (e *interopExecutor) runTx(txDAO *dao.DAO, b *block.Block, tx *transaction.Transaction,
+	spare *interop.Context) (*state.AppExecResult, *interop.Context, error) {
+	ic, err := e.context(txDAO, b, trigger.Application, tx, tx.SystemFee, spare)
 	if err != nil {
-		return nil, err
+		return nil, spare, err
 	}
 	if _, err := ic.LoadScript(tx.Script, callflag.All, -1, 0); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	runErr := ic.Run()
 	ex := ic.Execution()
 	if ex.VMState == vm.HaltState && runErr == nil {
 		if err := txDAO.Persist(); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	} else {
 		ex.VMState = vm.FaultState
@@ -155,8 +172,8 @@ func (e *interopExecutor) runTx(d *dao.DAO, b *block.Block, tx *transaction.Tran
 			ex.FaultException = runErr.Error()
 		}
 		if err := txDAO.Discard(); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return &state.AppExecResult{Container: tx.Hash(), Execution: ex}, nil
+	return &state.AppExecResult{Container: tx.Hash(), Execution: ex}, ic, nil
 }

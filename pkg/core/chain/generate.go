@@ -229,7 +229,7 @@ func makeGenerator(c *Chain, o GenerateOptions) (*generator, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &generator{c: c, n: n, exec: &interopExecutor{c: c}, opts: o, log: o.Log, magic: uint32(c.proto.Magic),
+	g := &generator{c: c, n: n, exec: newInteropExecutor(c), opts: o, log: o.Log, magic: uint32(c.proto.Magic),
 		spacing: uint64(c.proto.TimePerBlock.Milliseconds()), bft: bft}
 	if g.spacing == 0 {
 		g.spacing = 1
@@ -391,7 +391,7 @@ func (g *generator) tx(d *dao.DAO, b *block.Block, from *account, script []byte)
 		Script:          script,
 		Witnesses:       []transaction.Witness{from.placeholder()},
 	}
-	res, err := g.exec.runTx(d, b, tx)
+	res, _, err := g.exec.runTx(d.Private(), b, tx, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -38,6 +38,17 @@ func (c *Chain) GetBlock(h util.Uint256) (*block.Block, error) {
 	return b, nil
 }
 
+// AppendBlockBytes appends block h serialized (as block.Block.Bytes has
+// it) to dst, copied from the stored records without decoding its
+// transaction objects.
+func (c *Chain) AppendBlockBytes(dst []byte, h util.Uint256) ([]byte, error) {
+	dst, err := c.dao.AppendBlockBytes(dst, h)
+	if err != nil {
+		return dst, c.notFound("block", h, err)
+	}
+	return dst, nil
+}
+
 // GetBlockByIndex returns the block at index.
 func (c *Chain) GetBlockByIndex(index uint32) (*block.Block, error) {
 	h, ok := c.GetHeaderHash(index)

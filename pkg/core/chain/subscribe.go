@@ -149,6 +149,12 @@ type notifier struct {
 
 func newNotifier() *notifier { return &notifier{subs: make(map[*Subscription]struct{})} }
 
+func (n *notifier) add(s *Subscription) {
+	n.mu.Lock()
+	n.subs[s] = struct{}{}
+	n.mu.Unlock()
+}
+
 func (n *notifier) remove(s *Subscription) {
 	n.mu.Lock()
 	delete(n.subs, s)
@@ -181,10 +187,17 @@ func (n *notifier) publish(evs []Event) {
 	}
 }
 
-func (n *notifier) active() bool {
+// wanted is the union of the kinds the subscriptions take (0: none), so
+// that a block's events nobody takes are not built (the node's own
+// subscribers take blocks only).
+func (n *notifier) wanted() EventKind {
 	n.mu.RLock()
 	defer n.mu.RUnlock()
-	return len(n.subs) != 0
+	var k EventKind
+	for s := range n.subs {
+		k |= s.kind
+	}
+	return k
 }
 
 // Subscribe returns a subscription to the given kinds of events. maxPending
@@ -197,34 +210,45 @@ func (c *Chain) Subscribe(kinds EventKind, maxPending int) *Subscription {
 	ch := make(chan Event)
 	s := &Subscription{C: ch, ch: ch, kind: kinds, max: maxPending, n: c.subs,
 		done: make(chan struct{}), wake: make(chan struct{}, 1)}
-	c.subs.mu.Lock()
-	c.subs.subs[s] = struct{}{}
-	c.subs.mu.Unlock()
+	c.subs.add(s)
 	go s.deliver()
 	return s
 }
 
 // publish sends a block's events.
 func (c *Chain) publish(b *block.Block, res *blockResult, _ util.Uint256) {
-	if !c.subs.active() {
+	kinds := c.subs.wanted()
+	if kinds == 0 {
 		return
 	}
-	evs := make([]Event, 0, 2+3*len(b.Transactions))
+	n := 1
+	if kinds&^EventBlock != 0 {
+		n += 2 + 3*len(b.Transactions)
+	}
+	evs := make([]Event, 0, n)
 	addExec := func(r *state.AppExecResult) {
 		if r == nil {
 			return
 		}
-		evs = append(evs, Event{Kind: EventExecution, Execution: r, Container: r.Container})
-		for i := range r.Events {
-			evs = append(evs, Event{Kind: EventNotification, Notification: &r.Events[i], Container: r.Container})
+		if kinds&EventExecution != 0 {
+			evs = append(evs, Event{Kind: EventExecution, Execution: r, Container: r.Container})
+		}
+		if kinds&EventNotification != 0 {
+			for i := range r.Events {
+				evs = append(evs, Event{Kind: EventNotification, Notification: &r.Events[i], Container: r.Container})
+			}
 		}
 	}
-	addExec(res.onPersist)
-	for i, tx := range b.Transactions {
-		evs = append(evs, Event{Kind: EventTransaction, Tx: tx, Container: tx.Hash()})
-		addExec(res.txs[i])
+	if kinds&^EventBlock != 0 {
+		addExec(res.onPersist)
+		for i, tx := range b.Transactions {
+			if kinds&EventTransaction != 0 {
+				evs = append(evs, Event{Kind: EventTransaction, Tx: tx, Container: tx.Hash()})
+			}
+			addExec(res.txs[i])
+		}
+		addExec(res.postPersist)
 	}
-	addExec(res.postPersist)
 	evs = append(evs, Event{Kind: EventBlock, Block: b, Container: b.Hash()})
 	c.subs.publish(evs)
 }

@@ -41,6 +41,19 @@ func (d *DAO) Private() *DAO {
 	return &DAO{store: s, snap: s, cache: d.cache, srInHeader: d.srInHeader}
 }
 
+// PrivateReusing is Private reusing spare, a private DAO whose changes
+// were persisted or discarded and that nobody uses any more: its snapshot
+// (and the memory of its maps) is put over d's store. A nil or non-private
+// spare gets a new one.
+func (d *DAO) PrivateReusing(spare *DAO) *DAO {
+	if spare == nil || spare.snap == nil {
+		return d.Private()
+	}
+	spare.snap.Reset(d.store)
+	spare.store, spare.cache, spare.srInHeader = spare.snap, d.cache, d.srInHeader
+	return spare
+}
+
 // IsPrivate reports whether d was made by Private.
 func (d *DAO) IsPrivate() bool { return d.snap != nil }
 

@@ -70,6 +70,9 @@ func TestLedgerRoundTrip(t *testing.T) {
 		gb, err := got.Bytes()
 		require.NoError(t, err)
 		require.Equal(t, want, gb)
+		raw, err := d.AppendBlockBytes([]byte{0xaa}, b.Hash())
+		require.NoError(t, err)
+		require.Equal(t, append([]byte{0xaa}, want...), raw, "stored bytes of block %d", b.Index)
 		res, err := d.GetAppExecResults(b.Hash(), trigger.OnPersist|trigger.PostPersist)
 		require.NoError(t, err)
 		require.Len(t, res, 2)
@@ -97,8 +100,28 @@ func TestLedgerRoundTrip(t *testing.T) {
 	_, err = d.GetBlock(util.Uint256{1})
 	require.ErrorIs(t, err, dao.ErrNotFound)
 	require.ErrorIs(t, err, storage.ErrKeyNotFound)
+	_, err = d.AppendBlockBytes(nil, util.Uint256{1})
+	require.ErrorIs(t, err, dao.ErrNotFound)
 	_, _, err = d.GetTransaction(last.Hash())
 	require.ErrorIs(t, err, dao.ErrNotFound, "a block is not a transaction")
+}
+
+// TestHeaderOnlyIsNoBlock: a header stored ahead of its block is not
+// served as a block, decoded or as bytes.
+func TestHeaderOnlyIsNoBlock(t *testing.T) {
+	d := dao.New(storage.NewMemoryStore())
+	for _, b := range loadBlocks(t) {
+		if len(b.Transactions) == 0 {
+			continue
+		}
+		require.NoError(t, d.StoreHeader(&b.Header))
+		_, err := d.GetBlock(b.Hash())
+		require.ErrorIs(t, err, dao.ErrNotFound)
+		_, err = d.AppendBlockBytes(nil, b.Hash())
+		require.ErrorIs(t, err, dao.ErrNotFound)
+		return
+	}
+	t.Fatal("no block with transactions in the reference chains")
 }
 
 func TestHeaderHashesAndPointers(t *testing.T) {
@@ -217,6 +240,7 @@ func FuzzStoredRecords(f *testing.F) {
 		require.NoError(t, d.StoreHeaderHashes(nil, 0))
 		_ = d.Store().Put([]byte{byte(storage.IXHeaderHashList), 0, 0, 0, kind}, v)
 		_, _ = d.GetBlock(h)
+		_, _ = d.AppendBlockBytes(nil, h)
 		_, _, _ = d.GetTransaction(h)
 		_, _ = d.GetAppExecResults(h, trigger.All)
 		_, _, _ = d.GetCurrentBlock()

@@ -8,7 +8,10 @@
 // storage.MemCachedStore. Private returns a DAO over a fresh storage.Snapshot
 // of it: the chain runs each transaction, and the interop layer each contract
 // call that may be rolled back, in a private DAO, then calls Persist (commit
-// into the parent) or Discard. Privates nest. A DAO is not safe for
+// into the parent) or Discard. Privates nest. PrivateReusing makes a
+// private DAO out of a finished one (its snapshot and the memory of its
+// maps): the chain's executor uses one for all the transactions of a block,
+// the interop layer reuses its finished calls' layers. A DAO is not safe for
 // concurrent use; privates of one parent must be used one at a time.
 //
 // # Key layout (see docs/storage-format.md)

@@ -3,6 +3,7 @@ package dao
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 
 	"github.com/n3d-io/n3d/pkg/core/block"
 	"github.com/n3d-io/n3d/pkg/core/state"
@@ -28,8 +29,18 @@ func executableKey(h util.Uint256) []byte {
 // OnPersist and PostPersist runs (either may be nil).
 func (d *DAO) StoreAsBlock(b *block.Block, aers ...*state.AppExecResult) error {
 	w := io.NewBufBinWriter()
+	// Room for the trimmed block and the system runs' results (OnPersist
+	// has a notification per transaction: its fee burn).
+	w.Grow(1 + b.Header.Size() + io.GetVarSize(len(b.Transactions)) +
+		len(b.Transactions)*(util.Uint256Size+blockExecSizeHint) + 2*execResultSizeHint)
 	w.WriteU8(storage.ExecBlock)
-	b.Trim().EncodeBinary(w.BinWriter)
+	// The trimmed form (block.Trimmed), written without building it.
+	b.Header.EncodeBinary(w.BinWriter)
+	w.WriteVarUint(uint64(len(b.Transactions)))
+	for _, tx := range b.Transactions {
+		h := tx.Hash()
+		w.WriteBytes(h[:])
+	}
 	for _, a := range aers {
 		if a != nil {
 			a.EncodeBinary(w.BinWriter)
@@ -107,6 +118,69 @@ func (d *DAO) GetBlock(h util.Uint256) (*block.Block, error) {
 	return b, nil
 }
 
+// AppendBlockBytes appends block h serialized as block.Block.EncodeBinary
+// writes it to dst: the header and the transaction count from the block
+// record, each transaction's bytes as they are in its own record (written
+// by the same encoder, so no transaction is decoded into objects).
+func (d *DAO) AppendBlockBytes(dst []byte, h util.Uint256) ([]byte, error) {
+	v, err := d.get(executableKey(h))
+	if err != nil {
+		return dst, err
+	}
+	if len(v) == 0 || v[0] != storage.ExecBlock {
+		return dst, fmt.Errorf("%w: block %s", ErrNotFound, h)
+	}
+	r := io.NewBinReaderFromBuf(v[1:])
+	hdr := block.Header{StateRootEnabled: d.srInHeader}
+	hdr.DecodeBinary(r)
+	hdrEnd := len(v) - r.Len()
+	n := r.ReadVarLen(block.MaxTransactionsPerBlock)
+	if r.Err == nil && n*util.Uint256Size > r.Len() {
+		return dst, fmt.Errorf("%w: block %s: %d hashes in %d bytes", ErrCorrupted, h, n, r.Len())
+	}
+	if r.Err != nil {
+		return dst, fmt.Errorf("%w: block %s: %w", ErrCorrupted, h, r.Err)
+	}
+	if n == 0 && hdr.MerkleRoot != (util.Uint256{}) {
+		return dst, fmt.Errorf("%w: block %s (only its header is stored)", ErrNotFound, h)
+	}
+	dst = append(dst, v[1:hdrEnd]...)
+	var count [9]byte
+	dst = append(dst, count[:io.PutVarUint(count[:], uint64(n))]...)
+	hashes := v[len(v)-r.Len():]
+	var key [1 + util.Uint256Size]byte
+	key[0] = byte(storage.DataExecutable)
+	for i := range n {
+		copy(key[1:], hashes[i*util.Uint256Size:])
+		before := len(dst)
+		if dst, err = d.appendTxBytes(dst, key[:]); err != nil {
+			return dst, fmt.Errorf("dao: block %s tx %d: %w", h, i, err)
+		}
+		if i == 0 {
+			// Room for the rest at about the first one's size (a block's
+			// transactions are mostly alike), not a doubling per append.
+			dst = slices.Grow(dst, (n-1)*(len(dst)-before)*9/8)
+		}
+	}
+	return dst, nil
+}
+
+// appendTxBytes appends the transaction of the record at key to dst.
+func (d *DAO) appendTxBytes(dst, key []byte) ([]byte, error) {
+	v, err := d.get(key)
+	if err != nil {
+		return dst, err
+	}
+	if len(v) <= conflictStubLen || v[0] != storage.ExecTransaction {
+		return dst, fmt.Errorf("%w: transaction %s", ErrNotFound, util.Uint256(key[1:]))
+	}
+	n, err := transaction.EncodedLen(v[conflictStubLen:])
+	if err != nil {
+		return dst, fmt.Errorf("%w: transaction %s: %w", ErrCorrupted, util.Uint256(key[1:]), err)
+	}
+	return append(dst, v[conflictStubLen:conflictStubLen+n]...), nil
+}
+
 // GetAppExecResults returns the stored execution results of container h
 // (a block or a transaction) whose trigger is in trig.
 func (d *DAO) GetAppExecResults(h util.Uint256, trig trigger.Type) ([]state.AppExecResult, error) {
@@ -144,6 +218,10 @@ func (d *DAO) GetAppExecResults(h util.Uint256, trig trigger.Type) ([]state.AppE
 // execResultSizeHint is room for a transfer's execution result (VM state,
 // GAS, one result, a Transfer notification) in a stored transaction record.
 const execResultSizeHint = 256
+
+// blockExecSizeHint is room per transaction in a stored block record for
+// its fee burn's notification in the OnPersist result.
+const blockExecSizeHint = 72
 
 // StoreAsTransaction stores tx included at height with its execution result
 // (nil allowed), and a conflict stub for every Conflicts attribute (for

@@ -156,6 +156,7 @@ type Context struct {
 	invocations   counters
 	states        [2]ContextState // the first loaded contexts' states
 	statesUsed    int
+	spares        []*dao.DAO // finished contexts' layers (spareLayer)
 	nonce         [NonceDataLen]byte
 	randomTimes   uint32
 	// faultStack, when set, is the evaluation stack the reference Go node
@@ -167,16 +168,7 @@ type Context struct {
 // NewContext returns a Context over d (typically the transaction's private
 // DAO) with a fresh VM configured from cfg.
 func NewContext(cfg Config, d *dao.DAO) *Context {
-	ic := &Context{cfg: cfg, dao: d}
-	ic.tx, _ = cfg.Container.(*transaction.Transaction)
-	if ic.tx != nil {
-		h := ic.tx.Hash()
-		copy(ic.nonce[:], h[:NonceDataLen])
-	}
-	if cfg.Block != nil {
-		n := binary.LittleEndian.Uint64(ic.nonce[:]) ^ cfg.Block.Nonce
-		binary.LittleEndian.PutUint64(ic.nonce[:], n)
-	}
+	ic := &Context{}
 	if cfg.VMLimits == (vm.Limits{}) {
 		ic.vm = vm.New()
 	} else {
@@ -186,10 +178,40 @@ func NewContext(cfg Config, d *dao.DAO) *Context {
 	ic.vm.SyscallHandler = hostSyscall
 	ic.vm.CallTHandler = hostCallT
 	ic.vm.OnContextUnloaded = hostContextUnloaded
+	ic.setup(cfg, d)
+	return ic
+}
+
+// Reuse returns a Context as NewContext(cfg, d) makes it, reusing ic and
+// its VM when ic is not nil: ic's run must be over and its results taken
+// (Execution), and nothing may use ic any more. A different VMLimits
+// gets a new Context.
+func (ic *Context) Reuse(cfg Config, d *dao.DAO) *Context {
+	if ic == nil || cfg.VMLimits != ic.cfg.VMLimits {
+		return NewContext(cfg, d)
+	}
+	v, spares := ic.vm, ic.spares
+	*ic = Context{vm: v, spares: spares}
+	v.Reset()
+	ic.setup(cfg, d)
+	return ic
+}
+
+// setup configures a new or reset Context and its VM from cfg.
+func (ic *Context) setup(cfg Config, d *dao.DAO) {
+	ic.cfg, ic.dao = cfg, d
+	ic.tx, _ = cfg.Container.(*transaction.Transaction)
+	if ic.tx != nil {
+		h := ic.tx.Hash()
+		copy(ic.nonce[:], h[:NonceDataLen])
+	}
+	if cfg.Block != nil {
+		n := binary.LittleEndian.Uint64(ic.nonce[:]) ^ cfg.Block.Nonce
+		binary.LittleEndian.PutUint64(ic.nonce[:], n)
+	}
 	ic.vm.SetHardforkChecker(ic.opcodeHardforkEnabled)
 	ic.vm.SetExecPicoFeeFactor(cfg.ExecFeeFactor)
 	ic.vm.SetGasLimit(cfg.GasLimit)
-	return ic
 }
 
 // The VM hooks: plain functions finding the Context in VM.Host.

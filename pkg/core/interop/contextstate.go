@@ -94,7 +94,7 @@ func (ic *Context) load(script []byte, rvcount, ip int, st *ContextState, h util
 	ctx.SetData(st)
 	if calling != nil && st.CallFlags.Has(callflag.WriteStates) {
 		st.parentDAO = ic.dao
-		st.layer = ic.dao.Private()
+		st.layer = ic.dao.PrivateReusing(ic.spareLayer())
 		ic.dao = st.layer
 	}
 	sh := ctx.ScriptHash()
@@ -102,6 +102,19 @@ func (ic *Context) load(script []byte, rvcount, ip int, st *ContextState, h util
 		ic.invocations.set(sh, 1)
 	}
 	return ctx, nil
+}
+
+// spareLayer returns a finished context's DAO layer for reuse, nil if
+// there is none (a layer is empty once its context finished: committed
+// into its parent or dropped).
+func (ic *Context) spareLayer() *dao.DAO {
+	n := len(ic.spares)
+	if n == 0 {
+		return nil
+	}
+	d := ic.spares[n-1]
+	ic.spares = ic.spares[:n-1]
+	return d
 }
 
 // methodInit is the method run before any other of a contract.
@@ -157,7 +170,11 @@ func (ic *Context) finishContext(v *vm.VM, ctx, cur *vm.Context, st *ContextStat
 			if err := st.layer.Persist(); err != nil {
 				return err
 			}
+		} else if err := st.layer.Discard(); err != nil {
+			return err
 		}
+		ic.spares = append(ic.spares, st.layer)
+		st.layer = nil
 	}
 	if !ok {
 		if n := st.notificationCount; n > 0 {

@@ -129,15 +129,6 @@ func (t *token) postTransfer(ic *interop.Context, from, to *util.Uint160, amount
 	if err != nil {
 		return err
 	}
-	after := func(ic *interop.Context) error {
-		if t.distribute != nil {
-			return t.distribute(ic, ds, callOnPayment, then)
-		}
-		if then != nil {
-			return then(ic)
-		}
-		return nil
-	}
 	if callOnPayment && to != nil {
 		isContract, err := contractExists(ic.DAO(), *to)
 		if err != nil {
@@ -145,10 +136,25 @@ func (t *token) postTransfer(ic *interop.Context, from, to *util.Uint160, amount
 		}
 		if isContract {
 			args := []stackitem.Item{hashItem(from), stackitem.NewBigInteger(new(big.Int).Set(amount)), data}
-			return ic.CallFromNative(t.md.Hash, *to, "onNEP17Payment", args, false, after)
+			return ic.CallFromNative(t.md.Hash, *to, "onNEP17Payment", args, false, func(ic *interop.Context) error {
+				return t.afterTransfer(ic, ds, callOnPayment, then)
+			})
 		}
 	}
-	return after(ic)
+	return t.afterTransfer(ic, ds, callOnPayment, then)
+}
+
+// afterTransfer mints the collected GAS distributions and runs then (if
+// not nil): what follows a transfer's notification and payment call.
+func (t *token) afterTransfer(ic *interop.Context, ds []gasDistribution, callOnPayment bool,
+	then func(*interop.Context) error) error {
+	if t.distribute != nil {
+		return t.distribute(ic, ds, callOnPayment, then)
+	}
+	if then != nil {
+		return then(ic)
+	}
+	return nil
 }
 
 // contractExists is the reference ContractManagement.IsContract.

@@ -318,7 +318,10 @@ func (pc *Policy) AttributeFee(d *dao.DAO, t transaction.AttrType) (int64, error
 
 // IsBlocked reports whether account h is blocked.
 func (pc *Policy) IsBlocked(d *dao.DAO, h util.Uint160) (bool, error) {
-	key := blockedKey(h)
+	var k [1 + util.Uint160Size]byte // asked at every contract call: no allocation
+	k[0] = policyBlockedAccount
+	copy(k[1:], h[:])
+	key := k[:]
 	maybe, err := pc.blocked.mayHave(d, pc.md.ID, key)
 	if err != nil || !maybe {
 		return false, err

@@ -78,3 +78,24 @@ func FuzzWitness(f *testing.F) {
 	f.Add(encode(f, &tx.Witnesses[0]))
 	f.Fuzz(fuzzRoundTrip[Witness])
 }
+
+// FuzzEncodedLen checks EncodedLen against the decoder: the same verdict
+// and the same length on any input, followed by anything.
+func FuzzEncodedLen(f *testing.F) {
+	b, err := fullTx(f).Bytes()
+	require.NoError(f, err)
+	f.Add(b)
+	f.Add(append(b, 1, 2, 3))
+	f.Add(b[:len(b)-1])
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r := io.NewBinReaderFromBuf(data)
+		new(Transaction).DecodeBinary(r)
+		n, err := EncodedLen(data)
+		if r.Err != nil {
+			require.Error(t, err)
+			return
+		}
+		require.NoError(t, err)
+		require.Equal(t, len(data)-r.Len(), n)
+	})
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"sync"
 
 	"github.com/n3d-io/n3d/pkg/crypto/hash"
 	"github.com/n3d-io/n3d/pkg/io"
@@ -80,6 +81,28 @@ func NewTransactionFromBytes(b []byte) (*Transaction, error) {
 	}
 	return t, nil
 }
+
+// EncodedLen returns the length of the transaction serialized at the start
+// of b (what may follow it is not read), checked by the rules of
+// DecodeBinary, without hashing it or copying its scripts: a stored
+// record's transaction is served as it is from it.
+func EncodedLen(b []byte) (int, error) {
+	o := encodedLenPool.Get().(*oneSigner)
+	defer encodedLenPool.Put(o)
+	t := &o.tx
+	*t = Transaction{Signers: o.signer[:0], Witnesses: o.witness[:0]}
+	r := io.NewBinReaderFromBuf(b)
+	t.decodeUnsigned(r, b)
+	t.decodeWitnesses(r, b)
+	if r.Err != nil {
+		return 0, r.Err
+	}
+	return len(b) - r.Len(), nil
+}
+
+// encodedLenPool holds EncodedLen's scratch transactions (their slices
+// alias the last input until reused).
+var encodedLenPool = sync.Pool{New: func() any { return new(oneSigner) }}
 
 // DecodeBinary reads a transaction and caches its hash and size.
 func (t *Transaction) DecodeBinary(r *io.BinReader) { t.DecodeBinaryBuf(r, nil) }

@@ -211,3 +211,18 @@ func TestTransactionNonCanonicalInput(t *testing.T) {
 	require.Equal(t, g, dec.Signers[0].AllowedGroups[0])
 	require.Equal(t, tx.Hash(), dec.Hash())
 }
+
+func TestEncodedLen(t *testing.T) {
+	b, err := fullTx(t).Bytes()
+	require.NoError(t, err)
+	tail := append(append([]byte{}, b...), 0xde, 0xad)
+	for _, in := range [][]byte{b, tail} {
+		n, err := EncodedLen(in)
+		require.NoError(t, err)
+		require.Equal(t, len(b), n)
+	}
+	for i := range len(b) {
+		_, err := EncodedLen(b[:i])
+		require.Error(t, err, "truncated to %d bytes", i)
+	}
+}

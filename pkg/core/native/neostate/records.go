@@ -144,7 +144,10 @@ type NEP17Balance struct {
 
 // Bytes returns the stored form.
 func (s *NEP17Balance) Bytes() []byte {
-	return appendBigInt([]byte{tStruct, 1}, &s.Balance)
+	// Struct, count, Integer, length and the value's bytes (at most one
+	// more than its bits need): one allocation.
+	b := make([]byte, 0, 4+s.Balance.BitLen()/8+1)
+	return appendBigInt(append(b, tStruct, 1), &s.Balance)
 }
 
 // NEP17BalanceFromBytes decodes a stored NEP17Balance.
