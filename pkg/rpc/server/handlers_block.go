@@ -4,13 +4,11 @@ import (
 	"fmt"
 
 	"github.com/n3d-io/n3d/pkg/core/block"
-	"github.com/n3d-io/n3d/pkg/core/chain"
 	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/io"
 	"github.com/n3d-io/n3d/pkg/rpc/params"
 	"github.com/n3d-io/n3d/pkg/rpc/result"
 	"github.com/n3d-io/n3d/pkg/smartcontract/trigger"
-	"github.com/n3d-io/n3d/pkg/util"
 )
 
 func (s *Server) getBestBlockHash(params.Params) (any, *result.Error) {
@@ -47,24 +45,14 @@ func (s *Server) metadata(index uint32) result.BlockMetadata {
 	return m
 }
 
-// blockBytesReader serves a block's bytes without decoding its
-// transactions (what neo-bench asks of every block): *chain.Chain has it.
-// TODO(lead): a method of Ledger (ledger.go) once merged, and this
-// assertion goes.
-type blockBytesReader interface {
-	AppendBlockBytes(dst []byte, h util.Uint256) ([]byte, error)
-}
-
-var _ blockBytesReader = (*chain.Chain)(nil)
-
 func (s *Server) getBlock(ps params.Params) (any, *result.Error) {
 	h, rerr := s.blockHashFromParam(ps.Value(0))
 	if rerr != nil {
 		return nil, rerr
 	}
 	verbose, _ := ps.Value(1).GetBoolean()
-	if rb, ok := s.chain.(blockBytesReader); ok && !verbose {
-		raw, err := rb.AppendBlockBytes(nil, h)
+	if !verbose { // the stored bytes, no transaction decoded
+		raw, err := s.chain.AppendBlockBytes(nil, h)
 		if err != nil {
 			return nil, result.ErrUnknownBlock.WithData(notFoundData(err))
 		}
@@ -74,14 +62,7 @@ func (s *Server) getBlock(ps params.Params) (any, *result.Error) {
 	if err != nil {
 		return nil, result.ErrUnknownBlock.WithData(notFoundData(err))
 	}
-	if verbose {
-		return result.Block{Block: b, BlockMetadata: s.metadata(b.Index)}, nil
-	}
-	raw, err := b.Bytes()
-	if err != nil {
-		return nil, internal("block encoding", err)
-	}
-	return base64Result(raw), nil
+	return result.Block{Block: b, BlockMetadata: s.metadata(b.Index)}, nil
 }
 
 func (s *Server) getBlockHeader(ps params.Params) (any, *result.Error) {

@@ -25,6 +25,9 @@ type Ledger interface {
 	// GetHeaderHash is the hash of block index (false above the height).
 	GetHeaderHash(index uint32) (util.Uint256, bool)
 	GetBlock(h util.Uint256) (*block.Block, error)
+	// AppendBlockBytes appends the serialized block h to dst (its stored
+	// bytes, no transaction decoded).
+	AppendBlockBytes(dst []byte, h util.Uint256) ([]byte, error)
 	GetHeader(h util.Uint256) (*block.Header, error)
 	// GetTransaction returns a transaction and the index of its block.
 	GetTransaction(h util.Uint256) (*transaction.Transaction, uint32, error)
