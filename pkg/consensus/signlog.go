@@ -60,7 +60,8 @@ const (
 	// about 2 MiB.
 	maxSignLogEntry = 4 << 20
 	// signLogSlack is how many bytes of pruned records the file may hold
-	// before Prune rewrites it.
+	// before Prune rewrites it, at least: it may hold as many as it keeps
+	// (see Prune).
 	signLogSlack = 64 << 10
 )
 
@@ -321,7 +322,10 @@ func (l *FileSignLog) readLocked(h uint32, loc signLogLoc) (LogEntry, error) {
 }
 
 // Prune implements SignLog. The file is rewritten (to a temporary file,
-// then renamed over it) once the pruned records exceed signLogSlack.
+// then renamed over it) once the pruned records exceed both signLogSlack
+// and the kept ones: a validator of full blocks (a proposal of a few
+// hundred KiB a height) so rewrites its signLogKeep heights about every
+// signLogKeep heights, not at every height.
 func (l *FileSignLog) Prune(h uint32) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -332,7 +336,7 @@ func (l *FileSignLog) Prune(h uint32) error {
 			l.mu.live -= n
 		}
 	}
-	if l.mu.f == nil || l.mu.broken != nil || l.mu.size-signLogHeader-l.mu.live <= signLogSlack {
+	if l.mu.f == nil || l.mu.broken != nil || l.mu.size-signLogHeader-l.mu.live <= max(signLogSlack, l.mu.live) {
 		return nil
 	}
 	return l.rewriteLocked()

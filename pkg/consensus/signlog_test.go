@@ -193,17 +193,46 @@ func TestSignLogKeepsPayloadsOnDisk(t *testing.T) {
 		}
 	}
 	check(1)
-	require.NoError(t, l.Prune(signLogKeep/2)) // well over the slack: rewritten
+	const from = signLogKeep/2 + 2 // more pruned than kept: rewritten
+	require.NoError(t, l.Prune(from))
 	st, err := os.Stat(path)
 	require.NoError(t, err)
-	require.Less(t, st.Size(), int64((signLogKeep/2+2)*(size+64)), "rewritten")
-	require.Empty(t, l.Entries(signLogKeep/2-1))
-	check(signLogKeep / 2)
+	require.Less(t, st.Size(), int64((signLogKeep-from+2)*(size+64)), "rewritten")
+	require.Empty(t, l.Entries(from-1))
+	check(from)
 	require.NoError(t, l.Append(signLogKeep+1, LogEntry{Own: true, Data: []byte("next")}))
 	require.NoError(t, l.Close())
 	l = openTestSignLog(t, path)
-	check(signLogKeep / 2)
+	check(from)
 	require.Len(t, l.Entries(signLogKeep+1), 1)
+}
+
+// A validator of full blocks prunes a large proposal at every height: the
+// file is rewritten about once in signLogKeep heights, not every time.
+func TestSignLogRewritesAmortised(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sign.log")
+	l := openTestSignLog(t, path)
+	data := bytes.Repeat([]byte{0xcd}, 100<<10)
+	var rewrites int
+	var last int64
+	const heights = 5 * signLogKeep
+	for h := uint32(1); h <= heights; h++ {
+		require.NoError(t, l.Append(h, LogEntry{Data: data}, LogEntry{Own: true, Data: []byte("commit")}))
+		if h > signLogKeep {
+			require.NoError(t, l.Prune(h-signLogKeep))
+		}
+		st, err := os.Stat(path)
+		require.NoError(t, err)
+		if st.Size() < last {
+			rewrites++
+		}
+		last = st.Size()
+	}
+	require.GreaterOrEqual(t, rewrites, 3)
+	require.LessOrEqual(t, rewrites, 5)
+	require.Less(t, last, int64(2*(signLogKeep+2)*(len(data)+64)), "bounded")
+	require.Len(t, l.Entries(heights-signLogKeep), 2)
+	require.Empty(t, l.Entries(heights-signLogKeep-1))
 }
 
 // A record that no longer reads back as written (the file changed under
