@@ -60,7 +60,8 @@ const (
 	// about 2 MiB.
 	maxSignLogEntry = 4 << 20
 	// signLogSlack is how many bytes of pruned records the file may hold
-	// before Prune rewrites it.
+	// before Prune rewrites it, at least: it may hold as many as it keeps
+	// (see Prune).
 	signLogSlack = 64 << 10
 )
 
@@ -73,7 +74,11 @@ var (
 )
 
 // FileSignLog is a SignLog in one append-only file. It is safe for
-// concurrent use.
+// concurrent use. Only where each record lies is kept in memory: the
+// payloads (a PrepareRequest of a full block is a few hundred KiB, and
+// signLogKeep heights are kept) are read back from the file by Entries,
+// which the service calls once per height it enters, and which finds
+// nothing to read for a height it has not signed at yet.
 type FileSignLog struct {
 	path string
 
@@ -82,10 +87,16 @@ type FileSignLog struct {
 		f       *os.File
 		size    int64 // bytes of valid records, the file's length
 		live    int64 // bytes of the records of kept heights
-		heights map[uint32][]LogEntry
+		heights map[uint32][]signLogLoc
 		sizes   map[uint32]int64 // bytes on disk per height
-		broken  error            // set when a failed write could not be undone
+		broken  error            // set when a failed write could not be undone or a record not read back
 	}
+}
+
+// signLogLoc is where a record of a kept height lies in the file.
+type signLogLoc struct {
+	off int64  // of the record header
+	n   uint32 // body length
 }
 
 var _ SignLog = (*FileSignLog)(nil)
@@ -139,21 +150,24 @@ func (l *FileSignLog) load() error {
 		}
 	}
 	l.reset(end)
+	off := int64(signLogHeader)
 	for _, r := range recs {
-		l.add(r.height, r.entry)
+		n := uint32(signLogBodyFixed + len(r.entry.Data))
+		l.add(r.height, signLogLoc{off: off, n: n})
+		off += signLogRecHeader + int64(n)
 	}
 	return nil
 }
 
 func (l *FileSignLog) reset(size int64) {
 	l.mu.size, l.mu.live = size, 0
-	l.mu.heights = map[uint32][]LogEntry{}
+	l.mu.heights = map[uint32][]signLogLoc{}
 	l.mu.sizes = map[uint32]int64{}
 }
 
-func (l *FileSignLog) add(h uint32, e LogEntry) {
-	n := int64(signLogRecHeader + signLogBodyFixed + len(e.Data))
-	l.mu.heights[h] = append(l.mu.heights[h], e)
+func (l *FileSignLog) add(h uint32, loc signLogLoc) {
+	n := signLogRecHeader + int64(loc.n)
+	l.mu.heights[h] = append(l.mu.heights[h], loc)
 	l.mu.sizes[h] += n
 	l.mu.live += n
 }
@@ -245,9 +259,12 @@ func (l *FileSignLog) Append(h uint32, entries ...LogEntry) error {
 	if err := l.mu.f.Sync(); err != nil {
 		return l.undoLocked(fmt.Errorf("consensus: sign log sync: %w", err))
 	}
+	off := l.mu.size
 	l.mu.size += int64(len(buf))
 	for _, e := range entries {
-		l.add(h, LogEntry{Own: e.Own, Data: slices.Clone(e.Data)})
+		n := uint32(signLogBodyFixed + len(e.Data))
+		l.add(h, signLogLoc{off: off, n: n})
+		off += signLogRecHeader + int64(n)
 	}
 	return nil
 }
@@ -261,15 +278,54 @@ func (l *FileSignLog) undoLocked(err error) error {
 	return err
 }
 
-// Entries implements SignLog.
+// Entries implements SignLog, reading the records of h back from the
+// file. A record that cannot be read back as it was written (an I/O
+// error, a file changed behind the node's back) breaks the log: what the
+// node signed at h is then unknown, so it must sign nothing more, and
+// every later Append fails.
 func (l *FileSignLog) Entries(h uint32) []LogEntry {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return slices.Clone(l.mu.heights[h])
+	locs := l.mu.heights[h]
+	if len(locs) == 0 {
+		return nil
+	}
+	if l.mu.f == nil {
+		return nil
+	}
+	out := make([]LogEntry, 0, len(locs))
+	for _, loc := range locs {
+		e, err := l.readLocked(h, loc)
+		if err != nil {
+			if l.mu.broken == nil {
+				l.mu.broken = fmt.Errorf("%w: %w", errSignLogBroken, err)
+			}
+			return nil
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// readLocked reads the record at loc back and checks that it is the
+// record of height h written there.
+// REQUIRES: l.mu held, l.mu.f open.
+func (l *FileSignLog) readLocked(h uint32, loc signLogLoc) (LogEntry, error) {
+	rec, _, err := readSignLogRecord(io.NewSectionReader(l.mu.f, loc.off, signLogRecHeader+int64(loc.n)))
+	if err != nil {
+		return LogEntry{}, fmt.Errorf("consensus: sign log: reading the record at %d: %w", loc.off, err)
+	}
+	if rec.height != h {
+		return LogEntry{}, fmt.Errorf("%w: record at %d is of height %d, not %d", errSignLogRecord, loc.off, rec.height, h)
+	}
+	return rec.entry, nil
 }
 
 // Prune implements SignLog. The file is rewritten (to a temporary file,
-// then renamed over it) once the pruned records exceed signLogSlack.
+// then renamed over it) once the pruned records exceed both signLogSlack
+// and the kept ones: a validator of full blocks (a proposal of a few
+// hundred KiB a height) so rewrites its signLogKeep heights about every
+// signLogKeep heights, not at every height.
 func (l *FileSignLog) Prune(h uint32) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -280,21 +336,33 @@ func (l *FileSignLog) Prune(h uint32) error {
 			l.mu.live -= n
 		}
 	}
-	if l.mu.f == nil || l.mu.broken != nil || l.mu.size-signLogHeader-l.mu.live <= signLogSlack {
+	if l.mu.f == nil || l.mu.broken != nil || l.mu.size-signLogHeader-l.mu.live <= max(signLogSlack, l.mu.live) {
 		return nil
 	}
 	return l.rewriteLocked()
 }
 
+// rewriteLocked writes the records of the kept heights to a new file
+// that replaces the log. A record that cannot be read back fails the
+// rewrite and breaks the log (see Entries).
+// REQUIRES: l.mu held, l.mu.f open.
 func (l *FileSignLog) rewriteLocked() error {
-	buf := []byte(signLogMagic)
+	buf := make([]byte, 0, signLogHeader+l.mu.live)
+	buf = append(buf, signLogMagic...)
 	hs := make([]uint32, 0, len(l.mu.heights))
 	for k := range l.mu.heights {
 		hs = append(hs, k)
 	}
 	slices.Sort(hs)
+	moved := make(map[uint32][]signLogLoc, len(hs))
 	for _, k := range hs {
-		for _, e := range l.mu.heights[k] {
+		for _, loc := range l.mu.heights[k] {
+			e, err := l.readLocked(k, loc)
+			if err != nil {
+				l.mu.broken = fmt.Errorf("%w: %w", errSignLogBroken, err)
+				return l.mu.broken
+			}
+			moved[k] = append(moved[k], signLogLoc{off: int64(len(buf)), n: loc.n})
 			buf = appendSignLogRecord(buf, k, e)
 		}
 	}
@@ -311,7 +379,7 @@ func (l *FileSignLog) rewriteLocked() error {
 		return l.mu.broken
 	}
 	old := l.mu.f
-	l.mu.f, l.mu.size = f, int64(len(buf))
+	l.mu.f, l.mu.size, l.mu.heights = f, int64(len(buf)), moved
 	return errors.Join(syncDir(l.path), old.Close())
 }
 

@@ -2,9 +2,11 @@ package consensus
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -159,4 +161,91 @@ func BenchmarkSignLogAppend(b *testing.B) {
 			}
 		}
 	}
+}
+
+// The log keeps where its records lie, not their payloads: signLogKeep
+// heights of full-block proposals stay on disk, and the heap grows by
+// far less than they weigh. Entries still returns every one of them, and
+// after a rewrite (which moves them) too.
+func TestSignLogKeepsPayloadsOnDisk(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sign.log")
+	l := openTestSignLog(t, path)
+	const size = 256 << 10 // a PrepareRequest of ~8k hashes
+	payload := func(h uint32) []byte { return bytes.Repeat([]byte{byte(h)}, size) }
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	for h := uint32(1); h <= signLogKeep; h++ {
+		require.NoError(t, l.Append(h, LogEntry{Data: payload(h)}, LogEntry{Own: true, Data: []byte("commit")}))
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	held := int64(after.HeapAlloc) - int64(before.HeapAlloc)
+	require.Less(t, held, int64(signLogKeep*size/8), "payloads held in memory: %d bytes", held)
+
+	check := func(from uint32) {
+		t.Helper()
+		for h := from; h <= signLogKeep; h++ {
+			e := l.Entries(h)
+			require.Len(t, e, 2, "height %d", h)
+			require.Equal(t, payload(h), e[0].Data, "height %d", h)
+			require.Equal(t, LogEntry{Own: true, Data: []byte("commit")}, e[1])
+		}
+	}
+	check(1)
+	const from = signLogKeep/2 + 2 // more pruned than kept: rewritten
+	require.NoError(t, l.Prune(from))
+	st, err := os.Stat(path)
+	require.NoError(t, err)
+	require.Less(t, st.Size(), int64((signLogKeep-from+2)*(size+64)), "rewritten")
+	require.Empty(t, l.Entries(from-1))
+	check(from)
+	require.NoError(t, l.Append(signLogKeep+1, LogEntry{Own: true, Data: []byte("next")}))
+	require.NoError(t, l.Close())
+	l = openTestSignLog(t, path)
+	check(from)
+	require.Len(t, l.Entries(signLogKeep+1), 1)
+}
+
+// A validator of full blocks prunes a large proposal at every height: the
+// file is rewritten about once in signLogKeep heights, not every time.
+func TestSignLogRewritesAmortised(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sign.log")
+	l := openTestSignLog(t, path)
+	data := bytes.Repeat([]byte{0xcd}, 100<<10)
+	var rewrites int
+	var last int64
+	const heights = 5 * signLogKeep
+	for h := uint32(1); h <= heights; h++ {
+		require.NoError(t, l.Append(h, LogEntry{Data: data}, LogEntry{Own: true, Data: []byte("commit")}))
+		if h > signLogKeep {
+			require.NoError(t, l.Prune(h-signLogKeep))
+		}
+		st, err := os.Stat(path)
+		require.NoError(t, err)
+		if st.Size() < last {
+			rewrites++
+		}
+		last = st.Size()
+	}
+	require.GreaterOrEqual(t, rewrites, 3)
+	require.LessOrEqual(t, rewrites, 5)
+	require.Less(t, last, int64(2*(signLogKeep+2)*(len(data)+64)), "bounded")
+	require.Len(t, l.Entries(heights-signLogKeep), 2)
+	require.Empty(t, l.Entries(heights-signLogKeep-1))
+}
+
+// A record that no longer reads back as written (the file changed under
+// the node) breaks the log: Entries gives nothing and the node may sign
+// nothing more.
+func TestSignLogUnreadableRecordBreaks(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sign.log")
+	l := openTestSignLog(t, path)
+	require.NoError(t, l.Append(5, LogEntry{Own: true, Data: []byte("our commit at 5")}))
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	require.NoError(t, err)
+	_, err = f.WriteAt([]byte{'X'}, signLogHeader+signLogRecHeader+signLogBodyFixed)
+	require.NoError(t, errors.Join(err, f.Close()))
+	require.Empty(t, l.Entries(5))
+	require.ErrorIs(t, l.Append(5, LogEntry{Own: true, Data: []byte("another commit")}), errSignLogBroken)
 }

@@ -58,6 +58,7 @@ type Queue struct {
 		sync.Mutex
 		ring  []*block.Block // slot index % len(ring)
 		count int
+		swept uint32 // the slots of indexes up to this one hold no stale block
 	}
 }
 
@@ -93,6 +94,7 @@ func (q *Queue) Put(b *block.Block) error {
 		return fmt.Errorf("%w: %d, height %d, window %d", ErrTooFar, b.Index, h, size)
 	}
 	q.mu.Lock()
+	q.sweepLocked(h)
 	slot := &q.mu.ring[b.Index%size]
 	old := *slot
 	switch {
@@ -161,11 +163,43 @@ func (q *Queue) drain(ctx context.Context) {
 	}
 }
 
+// sweepLocked frees the slots of the indexes the ledger reached since the
+// last sweep: a block queued there is a copy of one the ledger got
+// another way (consensus, or a second copy from another peer that came
+// while the first was being added). Left in place it would stay until the
+// ring came round to its slot again, Size blocks later: with blocks of
+// thousands of transactions, up to Size of them held in memory.
+// REQUIRES: q.mu held.
+func (q *Queue) sweepLocked(height uint32) {
+	if height <= q.mu.swept {
+		return
+	}
+	size := uint32(len(q.mu.ring))
+	from := q.mu.swept + 1
+	if height-from >= size {
+		from = height - size + 1
+	}
+	for i := from; ; i++ {
+		slot := &q.mu.ring[i%size]
+		if b := *slot; b != nil && b.Index <= height {
+			*slot = nil
+			q.mu.count--
+		}
+		if i == height {
+			break
+		}
+	}
+	q.mu.swept = height
+}
+
 // take removes and returns the block with the given index, if queued. The
 // slot of a failed block is thereby freed for a better copy.
 func (q *Queue) take(index uint32) *block.Block {
 	q.mu.Lock()
 	defer q.mu.Unlock()
+	if index > 0 {
+		q.sweepLocked(index - 1)
+	}
 	slot := &q.mu.ring[index%uint32(len(q.mu.ring))]
 	b := *slot
 	if b == nil {

@@ -223,3 +223,31 @@ func TestRejectedLogLevel(t *testing.T) {
 	}
 	require.Equal(t, map[uint32]zapcore.Level{1: zapcore.DebugLevel, 2: zapcore.WarnLevel}, levels)
 }
+
+// A copy of a block the ledger got another way (consensus, or a second
+// peer's copy that came while the first was being added) is dropped once
+// the ledger's height passes it, not kept until the ring comes round to
+// its slot again.
+func TestCopiesOfAddedBlocksNotKept(t *testing.T) {
+	l := &testLedger{}
+	q, err := New(Config{Ledger: l, Size: 2000})
+	require.NoError(t, err)
+	for h := uint32(1); h <= 100; h++ {
+		require.NoError(t, q.Put(mkBlock(h))) // a peer's copy, while the ledger adds h itself
+		l.height.Store(h)
+		require.LessOrEqual(t, q.Len(), 1, "height %d", h)
+	}
+	require.Nil(t, q.take(101))
+	require.Equal(t, 0, q.Len())
+	// Far behind the ledger (more than the window): nothing to sweep twice.
+	require.NoError(t, q.Put(mkBlock(101)))
+	l.height.Store(5000)
+	require.Nil(t, q.take(5001))
+	require.Equal(t, 0, q.Len())
+	require.NoError(t, q.Put(mkBlock(5002)))
+	require.Equal(t, 1, q.Len())
+	b := q.take(5002)
+	require.NotNil(t, b)
+	require.Equal(t, uint32(5002), b.Index)
+	require.Equal(t, 0, q.Len())
+}

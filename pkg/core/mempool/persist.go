@@ -82,6 +82,8 @@ type Journal struct {
 	// and whether a Flush is writing (outside mu).
 	pending   []byte
 	pendingTx []pendingRecord
+	spare     []byte          // a written group's buffer, for the next group (bounded by maxSpare)
+	spareTx   []pendingRecord // and its record list
 	staged    uint64
 	written   uint64
 	flushing  bool

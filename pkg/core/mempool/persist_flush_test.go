@@ -144,3 +144,23 @@ func TestWriteRecordsCutsTornTail(t *testing.T) {
 	require.ErrorContains(t, err, "no space left")
 	require.Equal(t, int64(123), f.truncated)
 }
+
+// A written group's buffer is kept for the next group, unless it grew
+// past maxSpare (a rare huge group is not held on to).
+func TestJournalKeepsBoundedSpare(t *testing.T) {
+	j, _, err := OpenJournal(JournalConfig{Path: filepath.Join(t.TempDir(), "mempool"), MaxTransactions: 30000})
+	require.NoError(t, err)
+	defer func() { require.NoError(t, j.Close(nil)) }()
+	txs := benchTxs(20000)
+	require.NoError(t, j.Append(txs[0]))
+	require.Positive(t, cap(j.spare), "small group kept")
+	require.NoError(t, j.Stage(txs[1]))
+	require.Nil(t, j.spare, "taken by the next group")
+	for _, tx := range txs[2:] {
+		require.NoError(t, j.Stage(tx))
+	}
+	require.Greater(t, cap(j.pending), maxSpare)
+	require.NoError(t, j.Flush())
+	require.Nil(t, j.spare, "huge group dropped")
+	require.Equal(t, 20000, j.records)
+}

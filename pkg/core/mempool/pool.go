@@ -84,9 +84,12 @@ func New(cfg Config) (*Pool, error) {
 		return nil, err
 	}
 	p := &Pool{
-		cfg:       cfg,
-		metrics:   m,
-		byHash:    make(map[util.Uint256]*item, min(cfg.Capacity, 1<<16)),
+		cfg:     cfg,
+		metrics: m,
+		// Not sized for Capacity: a pool under load holds a block or two
+		// of transactions, far fewer than it may, and a map made for
+		// 50,000 is ~7 MB of pointers the collector scans on every cycle.
+		byHash:    make(map[util.Uint256]*item),
 		conflicts: make(map[util.Uint256][]*item),
 		fees:      newFeeContext(),
 	}

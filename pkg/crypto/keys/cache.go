@@ -20,8 +20,11 @@ type genCache[K comparable, V any] struct {
 	old  map[K]V
 }
 
+// newGenCache makes a cache of generations of size entries. The first
+// generation is made on the first put: a cache never used (the secp256k1
+// keys of a node that sees none) costs nothing.
 func newGenCache[K comparable, V any](size int) *genCache[K, V] {
-	return &genCache[K, V]{size: size, cur: make(map[K]V, size)}
+	return &genCache[K, V]{size: size}
 }
 
 // get returns the cached value for k, promoting it from the old generation.
@@ -48,7 +51,7 @@ func (c *genCache[K, V]) put(k K, v V) {
 // putLocked stores v, rotating generations when the current one is full.
 // REQUIRES: c.mu held.
 func (c *genCache[K, V]) putLocked(k K, v V) {
-	if len(c.cur) >= c.size {
+	if c.cur == nil || len(c.cur) >= c.size {
 		c.old = c.cur
 		c.cur = make(map[K]V, c.size)
 	}

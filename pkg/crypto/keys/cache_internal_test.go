@@ -22,7 +22,10 @@ func TestKeyCacheGenerations(t *testing.T) {
 	k2, p2 := mk(2)
 	k3, p3 := mk(3)
 	k4, p4 := mk(4)
+	require.Nil(t, get(k1))
+	require.Nil(t, c.cur, "no generation made before the first put")
 	c.put(k1, p1)
+	require.Nil(t, c.old, "the first put makes the current generation only")
 	c.put(k2, p2)
 	require.Same(t, p1, get(k1))
 	c.put(k3, p3) // rotates: {1,2} old, {3} current
