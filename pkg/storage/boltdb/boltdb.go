@@ -23,6 +23,7 @@ import (
 	"slices"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/n3d-io/n3d/pkg/storage/internal/kv"
 	bolt "go.etcd.io/bbolt"
@@ -65,6 +66,10 @@ type Store struct {
 	// fillPercent, when set (benchmarks), replaces bbolt's default fill
 	// of the pages PutChangeSet splits.
 	fillPercent float64
+	// unmapEvery is how often PutChangeSet hands the map's resident
+	// pages back (0: never); lastUnmap is when it last did (UnixNano).
+	unmapEvery time.Duration
+	lastUnmap  atomic.Int64
 }
 
 // initialMmapSize is the address space mapped at open (not memory, not
@@ -100,7 +105,7 @@ func openWith(o Options, opts *bolt.Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("storage/boltdb: open %s: %w", o.FilePath, mapErr(err))
 	}
-	s := &Store{db: db}
+	s := &Store{db: db, unmapEvery: unmapInterval}
 	if err := s.init(o.ReadOnly); err != nil {
 		return nil, errors.Join(fmt.Errorf("storage/boltdb: %s: %w", o.FilePath, err), mapErr(db.Close()))
 	}
@@ -224,7 +229,7 @@ func (s *Store) PutChangeSet(puts map[string][]byte, dels map[string]struct{}) e
 		delKeys = append(delKeys, k)
 	}
 	slices.Sort(delKeys)
-	return mapErr(s.db.Update(func(tx *bolt.Tx) error {
+	err := mapErr(s.db.Update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(Bucket)
 		if s.fillPercent != 0 {
 			b.FillPercent = s.fillPercent
@@ -235,12 +240,17 @@ func (s *Store) PutChangeSet(puts map[string][]byte, dels map[string]struct{}) e
 			}
 		}
 		for _, k := range keys {
-			if err := b.Put([]byte(k), puts[k]); err != nil {
+			// bbolt copies the key it keeps, so the map's own bytes do.
+			if err := b.Put(unsafe.Slice(unsafe.StringData(k), len(k)), puts[k]); err != nil {
 				return err
 			}
 		}
 		return nil
 	}))
+	if err == nil {
+		s.maybeUnmap()
+	}
+	return err
 }
 
 // Close closes the database file.
