@@ -1,6 +1,8 @@
 package boltdb
 
 import (
+	"os"
+
 	"golang.org/x/sys/unix"
 )
 
@@ -16,4 +18,9 @@ func dropMapped(addr uintptr, size int64) error {
 		return errno
 	}
 	return nil
+}
+
+// fdatasync flushes f's data (and the size, not other metadata).
+func fdatasync(f *os.File) error {
+	return unix.Fdatasync(int(f.Fd()))
 }
