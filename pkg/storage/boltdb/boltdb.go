@@ -4,10 +4,16 @@
 //
 // PutChangeSet runs in one bbolt read-write transaction, which commits by
 // switching the meta page: after a crash either the whole changeset is
-// visible or none of it is. bbolt has one writer at a time: a Put,
-// Delete or PutSync waits for a PutChangeSet being committed (on a
-// loaded disk the write cache's flush of one second of blocks takes
-// seconds, see docs/benchmarks-storage.md); reads never wait for it.
+// visible or none of it is. bbolt has one writer at a time: a Put or
+// Delete waits for a PutChangeSet being committed (on a loaded disk the
+// write cache's flush of one second of blocks takes seconds, see
+// docs/benchmarks-storage.md); reads never wait for it, and neither does
+// PutSync, which appends to a side log folded into the next PutChangeSet
+// (synclog.go). The bucket "n3d-synclog" holds that log's bookkeeping.
+//
+// Once a second at most, after a commit, the pages of the file mapped
+// into the process are dropped from its page tables (unmap.go): the file
+// stays in the page cache, the process's RSS no longer holds all of it.
 //
 // Seek reads in chunks, each in its own short read transaction, and calls
 // the callback outside any transaction, so a callback may use the store
