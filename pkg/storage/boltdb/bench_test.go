@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -32,8 +33,12 @@ import (
 // the change set's commit, logput-ms how long the block log write took
 // (it waits for bbolt's single writer), get-ns a read (wall time, so it
 // includes waiting for a CPU), file-MB the file size at the end,
-// written-MB/op the bytes handed to write(2)/pwrite(2) per cycle.
-// Variants: current (Open's options), statistics (bbolt's counters on),
+// written-MB/op the bytes handed to write(2)/pwrite(2) per cycle,
+// minflt/op the minor page faults per cycle (pages of the map faulted
+// back in after a drop, and the heap's).
+// Variants: current (Open's options), keepmap (the map's resident pages
+// never dropped), unmap5s (dropped every 5 s, not every second),
+// statistics (bbolt's counters on),
 // nofreelistsync (the free-page list not written at commit), fill90 (split
 // pages filled to 90%), every3 (the records of three cycles committed at
 // once: a three times longer persist interval).
@@ -44,21 +49,27 @@ func BenchmarkNodeCycle(b *testing.B) {
 		getsPer  = 20_000
 	)
 	variants := []struct {
-		name string
-		tune func(*bolt.Options)
-		span int // cycles per commit
-		fill float64
+		name  string
+		tune  func(*bolt.Options)
+		span  int // cycles per commit
+		fill  float64
+		unmap time.Duration // the map's resident pages dropped this often (-1: never)
 	}{
-		{"current", nil, 1, 0},
-		{"statistics", func(o *bolt.Options) { o.NoStatistics = false }, 1, 0},
-		{"nofreelistsync", func(o *bolt.Options) { o.NoFreelistSync = true }, 1, 0},
-		{"fill90", nil, 1, 0.9},
-		{"every3", nil, 3, 0},
+		{"current", nil, 1, 0, 0},
+		{"keepmap", nil, 1, 0, -1},
+		{"unmap5s", nil, 1, 0, 5 * time.Second},
+		{"statistics", func(o *bolt.Options) { o.NoStatistics = false }, 1, 0, 0},
+		{"nofreelistsync", func(o *bolt.Options) { o.NoFreelistSync = true }, 1, 0, 0},
+		{"fill90", nil, 1, 0.9, 0},
+		{"every3", nil, 3, 0, 0},
 	}
 	for _, v := range variants {
 		b.Run(v.name, func(b *testing.B) {
 			s := openTuned(b, v.tune)
 			s.fillPercent = v.fill
+			if v.unmap != 0 {
+				s.unmapEvery = max(v.unmap, 0)
+			}
 			r := rand.New(rand.NewPCG(1, 2))
 			var keys [][]byte
 			for i := 0; i < prefill; i += 10_000 {
@@ -74,11 +85,11 @@ func BenchmarkNodeCycle(b *testing.B) {
 			}
 			var st cycleStats
 			b.ResetTimer()
-			cpu0, w0 := cputime.Process(), writtenBytes()
+			cpu0, w0, f0 := cputime.Process(), writtenBytes(), minorFaults()
 			for i := range b.N {
 				keys = nodeCycle(b, s, r, keys, i, perCycle, getsPer, v.span, &st)
 			}
-			cpu, written := cputime.Process()-cpu0, writtenBytes()-w0
+			cpu, written, faults := cputime.Process()-cpu0, writtenBytes()-w0, minorFaults()-f0
 			b.StopTimer()
 			fi, err := os.Stat(s.db.Path())
 			if err != nil {
@@ -91,6 +102,7 @@ func BenchmarkNodeCycle(b *testing.B) {
 			b.ReportMetric(float64(st.gets.Nanoseconds())/float64(st.nGets), "get-ns")
 			b.ReportMetric(float64(fi.Size())/(1<<20), "file-MB")
 			b.ReportMetric(float64(written)/(1<<20)/n, "written-MB/op")
+			b.ReportMetric(float64(faults)/n, "minflt/op")
 		})
 	}
 }
@@ -190,6 +202,16 @@ func nodeCycle(b *testing.B, s *Store, r *rand.Rand, keys [][]byte, i, perCycle,
 	}
 	wg.Wait()
 	return keys
+}
+
+// minorFaults is the process's count of minor page faults (0 where
+// getrusage does not give it).
+func minorFaults() int64 {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return int64(ru.Minflt)
 }
 
 // writtenBytes is the process's wchar from /proc/self/io: the bytes handed

@@ -4,10 +4,16 @@
 //
 // PutChangeSet runs in one bbolt read-write transaction, which commits by
 // switching the meta page: after a crash either the whole changeset is
-// visible or none of it is. bbolt has one writer at a time: a Put,
-// Delete or PutSync waits for a PutChangeSet being committed (on a
-// loaded disk the write cache's flush of one second of blocks takes
-// seconds, see docs/benchmarks-storage.md); reads never wait for it.
+// visible or none of it is. bbolt has one writer at a time: a Put or
+// Delete waits for a PutChangeSet being committed (on a loaded disk the
+// write cache's flush of one second of blocks takes seconds, see
+// docs/benchmarks-storage.md); reads never wait for it, and neither does
+// PutSync, which appends to a side log folded into the next PutChangeSet
+// (synclog.go). The bucket "n3d-synclog" holds that log's bookkeeping.
+//
+// Once a second at most, after a commit, the pages of the file mapped
+// into the process are dropped from its page tables (unmap.go): the file
+// stays in the page cache, the process's RSS no longer holds all of it.
 //
 // Seek reads in chunks, each in its own short read transaction, and calls
 // the callback outside any transaction, so a callback may use the store
@@ -23,6 +29,7 @@ import (
 	"slices"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/n3d-io/n3d/pkg/storage/internal/kv"
 	bolt "go.etcd.io/bbolt"
@@ -65,6 +72,13 @@ type Store struct {
 	// fillPercent, when set (benchmarks), replaces bbolt's default fill
 	// of the pages PutChangeSet splits.
 	fillPercent float64
+	// unmapEvery is how often PutChangeSet hands the map's resident
+	// pages back (0: never); lastUnmap is when it last did (UnixNano).
+	unmapEvery time.Duration
+	lastUnmap  atomic.Int64
+	// log holds PutSync's records until a commit folds them (nil when
+	// read-only); see synclog.go.
+	log *synclog
 }
 
 // initialMmapSize is the address space mapped at open (not memory, not
@@ -100,9 +114,14 @@ func openWith(o Options, opts *bolt.Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("storage/boltdb: open %s: %w", o.FilePath, mapErr(err))
 	}
-	s := &Store{db: db}
+	s := &Store{db: db, unmapEvery: unmapInterval}
 	if err := s.init(o.ReadOnly); err != nil {
 		return nil, errors.Join(fmt.Errorf("storage/boltdb: %s: %w", o.FilePath, err), mapErr(db.Close()))
+	}
+	if !o.ReadOnly {
+		if err := s.openSynclog(o.FilePath); err != nil {
+			return nil, errors.Join(fmt.Errorf("storage/boltdb: %s: %w", o.FilePath, err), mapErr(db.Close()))
+		}
 	}
 	return s, nil
 }
@@ -172,6 +191,11 @@ func mapErr(err error) error {
 
 // Get returns a copy of the value of key or storage.ErrKeyNotFound.
 func (s *Store) Get(key []byte) ([]byte, error) {
+	if s.log != nil {
+		if v, ok := s.log.get(key); ok {
+			return append([]byte{}, v...), nil
+		}
+	}
 	var val []byte
 	err := s.db.View(func(tx *bolt.Tx) error {
 		b := tx.Bucket(Bucket)
@@ -194,13 +218,28 @@ func (s *Store) Put(key, value []byte) error {
 	if len(key) == 0 {
 		return kv.ErrEmptyKey
 	}
+	if err := s.foldFirst(key); err != nil {
+		return err
+	}
 	return mapErr(s.db.Update(func(tx *bolt.Tx) error {
 		return tx.Bucket(Bucket).Put(key, value)
 	}))
 }
 
+// foldFirst commits the sync log's records first when key has one, so a
+// Put or Delete of it lands after the logged value, not under it.
+func (s *Store) foldFirst(key []byte) error {
+	if s.log == nil || !s.log.has(key) {
+		return nil
+	}
+	return s.PutChangeSet(nil, nil)
+}
+
 // Delete removes key; deleting an absent key is not an error.
 func (s *Store) Delete(key []byte) error {
+	if err := s.foldFirst(key); err != nil {
+		return err
+	}
 	return mapErr(s.db.Update(func(tx *bolt.Tx) error {
 		return tx.Bucket(Bucket).Delete(key)
 	}))
@@ -209,7 +248,8 @@ func (s *Store) Delete(key []byte) error {
 // PutChangeSet atomically deletes dels and then stores puts (a key in both
 // ends up stored), in one transaction. Keys are deleted and written in
 // sorted order, which keeps bbolt's page splits local. The maps are not
-// retained.
+// retained. The transaction also folds the sync log's records written
+// before the call (those the change set deletes or rewrites are dropped).
 func (s *Store) PutChangeSet(puts map[string][]byte, dels map[string]struct{}) error {
 	keys := make([]string, 0, len(puts))
 	for k := range puts {
@@ -224,7 +264,19 @@ func (s *Store) PutChangeSet(puts map[string][]byte, dels map[string]struct{}) e
 		delKeys = append(delKeys, k)
 	}
 	slices.Sort(delKeys)
-	return mapErr(s.db.Update(func(tx *bolt.Tx) error {
+	var (
+		sealed map[string][]byte
+		gen    uint64
+	)
+	err := mapErr(s.db.Update(func(tx *bolt.Tx) error {
+		// Sealed under bbolt's writer lock, so folds commit in the
+		// order of their generations.
+		if s.log != nil {
+			sealed, gen = s.log.seal()
+		}
+		if err := foldSealed(tx, sealed, gen, puts, dels); err != nil {
+			return err
+		}
 		b := tx.Bucket(Bucket)
 		if s.fillPercent != 0 {
 			b.FillPercent = s.fillPercent
@@ -235,21 +287,70 @@ func (s *Store) PutChangeSet(puts map[string][]byte, dels map[string]struct{}) e
 			}
 		}
 		for _, k := range keys {
-			if err := b.Put([]byte(k), puts[k]); err != nil {
+			// bbolt copies the key it keeps, so the map's own bytes do.
+			if err := b.Put(unsafe.Slice(unsafe.StringData(k), len(k)), puts[k]); err != nil {
 				return err
 			}
 		}
 		return nil
 	}))
+	if err != nil {
+		return err
+	}
+	if sealed != nil {
+		if err := s.log.folded(gen); err != nil {
+			return err
+		}
+	}
+	s.maybeUnmap()
+	return nil
 }
 
-// Close closes the database file.
+// foldSealed writes the sealed sync log records that the change set does
+// not delete or rewrite, and the generation folded.
+func foldSealed(tx *bolt.Tx, sealed map[string][]byte, gen uint64, puts map[string][]byte,
+	dels map[string]struct{}) error {
+	if sealed == nil {
+		return nil
+	}
+	for k := range sealed {
+		_, put := puts[k]
+		_, del := dels[k]
+		if put || del {
+			delete(sealed, k)
+		}
+	}
+	return foldInto(tx, sealed, gen)
+}
+
+// Close folds the sync log's records into the file and closes it.
 func (s *Store) Close() error {
+	if s.closed.Load() {
+		return kv.ErrClosed
+	}
+	var err error
+	if s.log != nil && s.log.pending() {
+		err = s.PutChangeSet(nil, nil)
+	}
 	if s.closed.Swap(true) {
 		return kv.ErrClosed
 	}
-	return mapErr(s.db.Close())
+	if s.log != nil {
+		err = errors.Join(err, s.log.close())
+	}
+	return errors.Join(err, mapErr(s.db.Close()))
 }
 
-// PutSync is Put: every BoltDB transaction is fsync'd at commit.
-func (s *Store) PutSync(key, value []byte) error { return s.Put(key, value) }
+// PutSync stores value under key and returns once it is on stable
+// storage, without waiting for a commit in progress: the record goes to
+// the sync log (synclog.go) and reaches the bbolt file with the next
+// PutChangeSet. A read-only store refuses it like Put.
+func (s *Store) PutSync(key, value []byte) error {
+	if len(key) == 0 {
+		return kv.ErrEmptyKey
+	}
+	if s.log == nil || s.closed.Load() {
+		return s.Put(key, value)
+	}
+	return s.log.put(key, value)
+}
