@@ -34,11 +34,8 @@ import (
 // (it waits for bbolt's single writer), get-ns a read (wall time, so it
 // includes waiting for a CPU), file-MB the file size at the end,
 // written-MB/op the bytes handed to write(2)/pwrite(2) per cycle,
-// minflt/op the minor page faults per cycle (pages of the map faulted
-// back in after a drop, and the heap's).
-// Variants: current (Open's options), keepmap (the map's resident pages
-// never dropped), unmap5s (dropped every 5 s, not every second),
-// statistics (bbolt's counters on),
+// minflt/op the minor page faults per cycle.
+// Variants: current (Open's options), statistics (bbolt's counters on),
 // nofreelistsync (the free-page list not written at commit), fill90 (split
 // pages filled to 90%), every3 (the records of three cycles committed at
 // once: a three times longer persist interval).
@@ -49,27 +46,21 @@ func BenchmarkNodeCycle(b *testing.B) {
 		getsPer  = 20_000
 	)
 	variants := []struct {
-		name  string
-		tune  func(*bolt.Options)
-		span  int // cycles per commit
-		fill  float64
-		unmap time.Duration // the map's resident pages dropped this often (-1: never)
+		name string
+		tune func(*bolt.Options)
+		span int // cycles per commit
+		fill float64
 	}{
-		{"current", nil, 1, 0, 0},
-		{"keepmap", nil, 1, 0, -1},
-		{"unmap5s", nil, 1, 0, 5 * time.Second},
-		{"statistics", func(o *bolt.Options) { o.NoStatistics = false }, 1, 0, 0},
-		{"nofreelistsync", func(o *bolt.Options) { o.NoFreelistSync = true }, 1, 0, 0},
-		{"fill90", nil, 1, 0.9, 0},
-		{"every3", nil, 3, 0, 0},
+		{"current", nil, 1, 0},
+		{"statistics", func(o *bolt.Options) { o.NoStatistics = false }, 1, 0},
+		{"nofreelistsync", func(o *bolt.Options) { o.NoFreelistSync = true }, 1, 0},
+		{"fill90", nil, 1, 0.9},
+		{"every3", nil, 3, 0},
 	}
 	for _, v := range variants {
 		b.Run(v.name, func(b *testing.B) {
 			s := openTuned(b, v.tune)
 			s.fillPercent = v.fill
-			if v.unmap != 0 {
-				s.unmapEvery = max(v.unmap, 0)
-			}
 			r := rand.New(rand.NewPCG(1, 2))
 			var keys [][]byte
 			for i := 0; i < prefill; i += 10_000 {

@@ -11,10 +11,6 @@
 // PutSync, which appends to a side log folded into the next PutChangeSet
 // (synclog.go). The bucket "n3d-synclog" holds that log's bookkeeping.
 //
-// Once a second at most, after a commit, the pages of the file mapped
-// into the process are dropped from its page tables (unmap.go): the file
-// stays in the page cache, the process's RSS no longer holds all of it.
-//
 // Seek reads in chunks, each in its own short read transaction, and calls
 // the callback outside any transaction, so a callback may use the store
 // (or a cache above it) freely while another goroutine writes.
@@ -72,10 +68,6 @@ type Store struct {
 	// fillPercent, when set (benchmarks), replaces bbolt's default fill
 	// of the pages PutChangeSet splits.
 	fillPercent float64
-	// unmapEvery is how often PutChangeSet hands the map's resident
-	// pages back (0: never); lastUnmap is when it last did (UnixNano).
-	unmapEvery time.Duration
-	lastUnmap  atomic.Int64
 	// log holds PutSync's records until a commit folds them (nil when
 	// read-only); see synclog.go.
 	log *synclog
@@ -114,7 +106,7 @@ func openWith(o Options, opts *bolt.Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("storage/boltdb: open %s: %w", o.FilePath, mapErr(err))
 	}
-	s := &Store{db: db, unmapEvery: unmapInterval}
+	s := &Store{db: db}
 	if err := s.init(o.ReadOnly); err != nil {
 		return nil, errors.Join(fmt.Errorf("storage/boltdb: %s: %w", o.FilePath, err), mapErr(db.Close()))
 	}
@@ -302,7 +294,6 @@ func (s *Store) PutChangeSet(puts map[string][]byte, dels map[string]struct{}) e
 			return err
 		}
 	}
-	s.maybeUnmap()
 	return nil
 }
 
