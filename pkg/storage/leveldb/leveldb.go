@@ -72,10 +72,11 @@ const DefaultWriteBuffer = 4 * opt.MiB
 // any database size. The price is up to 8 more level-0 tables a read
 // may look in (each a bloom-filter probe for a key it does not hold).
 // The write triggers keep their ratios to it: goleveldb delays each
-// write by 1 ms from 16 level-0 tables and stops writes at 24, which a
-// node that flushes a memtable every second or two under load does not
-// reach while a compaction runs (docs/benchmarks-storage.md, LevelDB
-// compaction).
+// write by 1 ms from 16 level-0 tables and stops writes at 24, 8 and 16
+// flushes past a due compaction (a loaded node flushes a memtable every
+// second or two), so the block log's synchronous writes do not wait
+// behind them more often than before (docs/benchmarks-storage.md,
+// LevelDB compaction).
 const (
 	compactionL0Trigger    = 8
 	writeL0SlowdownTrigger = 2 * compactionL0Trigger
