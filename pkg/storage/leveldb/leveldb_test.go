@@ -9,6 +9,8 @@ import (
 
 	"github.com/n3d-io/n3d/pkg/storage/internal/kv"
 	"github.com/stretchr/testify/require"
+	"github.com/syndtr/goleveldb/leveldb"
+	"github.com/syndtr/goleveldb/leveldb/opt"
 )
 
 func TestOpenNoPath(t *testing.T) {
@@ -81,5 +83,47 @@ func testWriteBuffer(t *testing.T, tables bool) {
 		require.NoError(t, err)
 		require.Equal(t, v, got)
 	}
+	require.NoError(t, s.Close())
+}
+
+// TestCompactionOptionsInterchange: the level-0 triggers are not part of
+// the on-disk format. A database written with goleveldb's default
+// options (neo-go's, and n3d's before the triggers were raised) opens
+// with ours and keeps every key, and the other way round, with enough
+// small memtables flushed that level-0 compactions ran under both.
+func TestCompactionOptionsInterchange(t *testing.T) {
+	dir := t.TempDir()
+	s, err := Open(Options{DataDirectoryPath: dir, WriteBuffer: 64 << 10})
+	require.NoError(t, err)
+	require.Less(t, s.opts.CompactionL0Trigger, s.opts.WriteL0SlowdownTrigger)
+	require.Less(t, s.opts.WriteL0SlowdownTrigger, s.opts.WriteL0PauseTrigger)
+	want := make(map[string][]byte)
+	write := func(put func(k, v []byte) error, from, n int) {
+		for i := from; i < from+n; i++ {
+			k := []byte(fmt.Sprintf("\x70key%06d", (i*7919)%100000))
+			v := bytes.Repeat([]byte{byte(i)}, 200)
+			require.NoError(t, put(k, v))
+			want[string(k)] = v
+		}
+	}
+	check := func(get func(k []byte) ([]byte, error)) {
+		for k, v := range want {
+			got, err := get([]byte(k))
+			require.NoError(t, err)
+			require.Equal(t, v, got)
+		}
+	}
+	write(s.Put, 0, 3000) // ~0.6 MB: ~10 memtables of 64 KiB
+	require.NoError(t, s.Close())
+
+	db, err := leveldb.OpenFile(dir, &opt.Options{WriteBuffer: 64 << 10})
+	require.NoError(t, err)
+	check(func(k []byte) ([]byte, error) { return db.Get(k, nil) })
+	write(func(k, v []byte) error { return db.Put(k, v, nil) }, 3000, 3000)
+	require.NoError(t, db.Close())
+
+	s, err = Open(Options{DataDirectoryPath: dir})
+	require.NoError(t, err)
+	check(s.Get)
 	require.NoError(t, s.Close())
 }
