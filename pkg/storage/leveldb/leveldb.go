@@ -47,6 +47,11 @@ type Options struct {
 	// its size, as every smaller one does. Not in neo-go's YAML: `db
 	// restore`, which writes no block log, sets it.
 	LargeBatchTables bool `yaml:"-"`
+	// L0Trigger is the number of level-0 tables that starts a
+	// compaction (0: DefaultL0Trigger); writes slow down at twice and stop
+	// at three times as many. Not in neo-go's YAML: `db restore`, which
+	// prefers memory to speed, sets goleveldb's 4.
+	L0Trigger int `yaml:"-"`
 }
 
 // DefaultWriteBuffer is the memtable size of a node: goleveldb's default
@@ -62,7 +67,8 @@ type Options struct {
 // before (docs/benchmarks-tps.md, Memory).
 const DefaultWriteBuffer = 4 * opt.MiB
 
-// Level-0 triggers (goleveldb's defaults: 4, 8, 12). Most of our keys
+// DefaultL0Trigger is a node's level-0 compaction trigger (goleveldb's
+// default is 4, with writes slowed at 8 and stopped at 12). Most of our keys
 // are hashes (transactions, application logs, MPT nodes), spread over
 // the whole key space, so every level-0 table overlaps every level-1
 // table and each level-0 compaction rewrites all of level 1 (up to its
@@ -77,11 +83,7 @@ const DefaultWriteBuffer = 4 * opt.MiB
 // second or two), so the block log's synchronous writes do not wait
 // behind them more often than before (docs/benchmarks-storage.md,
 // LevelDB compaction).
-const (
-	compactionL0Trigger    = 8
-	writeL0SlowdownTrigger = 2 * compactionL0Trigger
-	writeL0PauseTrigger    = 3 * compactionL0Trigger
-)
+const DefaultL0Trigger = 8
 
 // Store is a LevelDB-backed storage.Store. It is safe for concurrent use.
 //
@@ -116,14 +118,16 @@ func Open(o Options) (*Store, error) {
 		ErrorIfMissing:               o.ReadOnly,
 		WriteBuffer:                  DefaultWriteBuffer,
 		CompactionTableSize:          8 * opt.MiB,
-		CompactionL0Trigger:          compactionL0Trigger,
-		WriteL0SlowdownTrigger:       writeL0SlowdownTrigger,
-		WriteL0PauseTrigger:          writeL0PauseTrigger,
 		DisableLargeBatchTransaction: !o.LargeBatchTables,
 	}
 	if o.WriteBuffer > 0 {
 		opts.WriteBuffer = o.WriteBuffer
 	}
+	l0 := DefaultL0Trigger
+	if o.L0Trigger > 0 {
+		l0 = o.L0Trigger
+	}
+	opts.CompactionL0Trigger, opts.WriteL0SlowdownTrigger, opts.WriteL0PauseTrigger = l0, 2*l0, 3*l0
 	db, err := leveldb.OpenFile(o.DataDirectoryPath, opts)
 	if err != nil {
 		return nil, fmt.Errorf("storage/leveldb: open %s: %w", o.DataDirectoryPath, mapErr(err))
