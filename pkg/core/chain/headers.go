@@ -98,11 +98,8 @@ func (c *Chain) topHeaderLocked() *block.Header {
 func (c *Chain) AddHeaders(hdrs ...*block.Header) error {
 	c.addMu.Lock()
 	defer c.addMu.Unlock()
-	if c.closed.Load() {
-		return ErrClosed
-	}
-	if c.broken != nil {
-		return c.broken
+	if err := c.writable(); err != nil {
+		return err
 	}
 	pico, err := c.exec.execFeeFactor(c.dao)
 	if err != nil {
@@ -301,4 +298,13 @@ func (c *Chain) cacheDAO() *dao.DAO {
 	d := dao.New(c.cache)
 	d.SetStateRootInHeader(c.proto.StateRootInHeader)
 	return d
+}
+
+// writable is nil when the chain may take a write: neither closed nor
+// broken by a failed persist (REQUIRES: c.addMu held).
+func (c *Chain) writable() error {
+	if c.closed.Load() {
+		return ErrClosed
+	}
+	return c.broken
 }

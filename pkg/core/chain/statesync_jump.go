@@ -36,11 +36,8 @@ func (s *StateSync) jump() error {
 	c := s.c
 	c.addMu.Lock()
 	defer c.addMu.Unlock()
-	if c.closed.Load() {
-		return ErrClosed
-	}
-	if c.broken != nil {
-		return c.broken
+	if err := c.writable(); err != nil {
+		return err
 	}
 	hash, ok := c.HeaderHashAt(s.point)
 	if !ok {

@@ -490,8 +490,8 @@ func (c *Chain) storeSyncBlock(b *block.Block) error {
 	}
 	c.addMu.Lock()
 	defer c.addMu.Unlock()
-	if c.closed.Load() {
-		return ErrClosed
+	if err := c.writable(); err != nil {
+		return err
 	}
 	d := c.cacheDAO().Private()
 	err := d.StoreAsBlock(b)
