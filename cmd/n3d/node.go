@@ -12,6 +12,7 @@ import (
 	"github.com/n3d-io/n3d/pkg/buildinfo"
 	"github.com/n3d-io/n3d/pkg/config"
 	"github.com/n3d-io/n3d/pkg/node"
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/urfave/cli/v3"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
@@ -39,6 +40,7 @@ type daemon struct {
 	debug  bool                          // --debug pins the level
 	reload func() (config.Config, error) // rereads the same file
 	ready  func()                        // test hook, may be nil
+	getenv func(string) string           // os.Getenv
 }
 
 func nodeAction(ctx context.Context, cmd *cli.Command, e *env) (err error) {
@@ -61,6 +63,7 @@ func nodeAction(ctx context.Context, cmd *cli.Command, e *env) (err error) {
 	ctx, stop := signalContext(ctx)
 	defer stop()
 	d := &daemon{cfg: cfg, src: src, log: log, level: level, debug: cmd.Bool("debug"), ready: e.ready,
+		getenv: os.Getenv,
 		reload: func() (config.Config, error) {
 			c, _, err := loadConfig(cmd)
 			return c, err
@@ -77,6 +80,7 @@ func (d *daemon) run(ctx context.Context) (err error) {
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
 	defer signal.Stop(hup)
+	defer startMemoryLimit(d.cfg.ApplicationConfiguration.Memory, d.getenv, prometheus.DefaultRegisterer, d.log)()
 
 	n, err := node.New(d.cfg, node.WithLogger(d.log))
 	if err != nil {

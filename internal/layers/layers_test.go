@@ -28,7 +28,7 @@ type group struct {
 // and fails like an upward one.
 var table = []group{
 	{"L0", "foundations", []string{"pkg/util", "pkg/io", "pkg/crypto", "pkg/encoding", "pkg/protocol",
-		"pkg/buildinfo", "pkg/logging", "pkg/clock", "pkg/config", "config", "internal/promutil", "internal/conformance", "internal/layers", "internal/neogotest", "internal/cputime"}},
+		"pkg/buildinfo", "pkg/logging", "pkg/clock", "pkg/config", "config", "internal/promutil", "internal/conformance", "internal/layers", "internal/neogotest", "internal/cputime", "internal/memlimit"}},
 	{"L1", "execution", []string{"pkg/vm", "pkg/smartcontract"}},
 	{"L2", "storage", []string{"pkg/storage"}},
 	{"L2", "mpt", []string{"pkg/mpt"}},

@@ -62,6 +62,10 @@ type ApplicationConfiguration struct {
 	// n3d addition; neo-go has no such key).
 	MempoolPersistence MempoolPersistence `yaml:"MempoolPersistence"`
 
+	// Memory sets the process's soft memory limit (an n3d addition;
+	// neo-go has no such key). Only `n3d node` applies it.
+	Memory Memory `yaml:"Memory"`
+
 	// Relay makes the node forward transactions and blocks it receives.
 	Relay bool `yaml:"Relay"`
 	// ArchivalNodesSync asks only archival peers for blocks older than

@@ -28,6 +28,7 @@ func (a *ApplicationConfiguration) ApplyDefaults(p *ProtocolConfiguration) {
 	}
 	a.P2P.applyDefaults()
 	a.RPC.applyDefaults(p.TimePerBlock)
+	setIfZero(&a.Memory.HeapPercent, DefaultMemoryHeapPercent)
 	a.Oracle.applyDefaults()
 	a.NeoFSBlockFetcher.applyDefaults()
 	a.NeoFSStateFetcher.applyDefaults()
@@ -94,6 +95,7 @@ func (a *ApplicationConfiguration) Validate() error {
 		a.P2P.validate,
 		a.validateServices,
 		a.validateListeners,
+		a.Memory.validate,
 	}
 	for _, check := range checks {
 		if err := check(); err != nil {

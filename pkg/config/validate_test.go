@@ -57,6 +57,11 @@ func TestValidateErrors(t *testing.T) {
 		{"negative genesis block time", func(c *Config) { c.ProtocolConfiguration.Genesis.TimePerBlock = -time.Second }, ErrDuration, "Genesis.TimePerBlock"},
 		{"max time below time", func(c *Config) { c.ProtocolConfiguration.MaxTimePerBlock = 10 * time.Second }, ErrDuration, "MaxTimePerBlock"},
 		{"negative mempool", func(c *Config) { c.ProtocolConfiguration.MemPoolSize = -1 }, ErrInvalid, "MemPoolSize"},
+		{"memory limit word", func(c *Config) { c.ApplicationConfiguration.Memory.SoftLimit = "lots" }, ErrInvalid, "Memory.SoftLimit"},
+		{"memory limit unit", func(c *Config) { c.ApplicationConfiguration.Memory.SoftLimit = "3GB" }, ErrInvalid, "Memory.SoftLimit"},
+		{"memory limit tiny", func(c *Config) { c.ApplicationConfiguration.Memory.SoftLimit = "4KiB" }, ErrInvalid, "below 1MiB"},
+		{"memory limit overflow", func(c *Config) { c.ApplicationConfiguration.Memory.SoftLimit = "9000000000TiB" }, ErrInvalid, "overflows"},
+		{"memory percent", func(c *Config) { c.ApplicationConfiguration.Memory.HeapPercent = 101 }, ErrInvalid, "Memory.HeapPercent"},
 		{"bad seed", func(c *Config) { c.ProtocolConfiguration.SeedList[0] = "localhost" }, ErrAddress, "SeedList[0]"},
 		{"duplicate seed", func(c *Config) { c.ProtocolConfiguration.SeedList[2] = c.ProtocolConfiguration.SeedList[0] }, ErrAddress, "repeats SeedList[0]"},
 		{"unknown genesis role", func(c *Config) {
