@@ -7,15 +7,18 @@
 // Data flow: the runtime ends a collection → a cleanup armed on a
 // throw-away object runs in the runtime's cleanup goroutine → Tuner reads
 // the live heap and the runtime's non-heap memory (runtime/metrics) →
-// Policy.next folds the live heap into a time-weighted average and returns
-// the limit → debug.SetMemoryLimit; the next throw-away object is armed.
-// No goroutine of ours runs: Stop disarms the chain and puts back the
-// limit found at Start.
+// Policy.next folds the live heap into a peak that fades over a minute and
+// returns the limit → debug.SetMemoryLimit; the next throw-away object is
+// armed. No goroutine of ours runs: Stop disarms the chain and puts back
+// the limit found at Start.
 //
-// The limit is max(average × (1 + Percent/100), live × (1 + MinPercent/100),
-// Floor) plus the non-heap memory, and GOGC stays at its value: while the
-// live heap is below the average the runtime's own goal (twice the live
-// heap by default) may be the lower one and wins. cmd/n3d starts one tuner
-// for `n3d node` from the configuration's Memory section, unless GOMEMLIMIT
-// or GOGC is set in the environment.
+// The limit is max(peak × (1 + Percent/100), Floor) plus the non-heap
+// memory, and GOGC stays at its value. With GOGC alone the heap goal
+// jumps to twice the live heap at every peak and the resident memory
+// stays near the highest goal (freed pages go back to the system slowly);
+// under the limit the heap may grow Percent over the recent peak, so a
+// lower Percent trades collector CPU for memory at the peaks only, and
+// the limit never falls below the live heap (no collection back to back).
+// cmd/n3d starts one tuner for `n3d node` from the configuration's Memory
+// section, unless GOMEMLIMIT or GOGC is set in the environment.
 package memlimit

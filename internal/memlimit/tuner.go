@@ -31,10 +31,10 @@ type Tuner struct {
 	policy Policy
 	cfg    Config
 
-	limitGauge, avgGauge prometheus.Gauge
+	limitGauge, peakGauge prometheus.Gauge
 
 	mu      sync.Mutex
-	avg     average
+	pk      peak
 	stopped bool
 	initial int64            // the limit found at Start, put back by Stop
 	samples []metrics.Sample // one per sampleNames entry
@@ -65,7 +65,7 @@ func Start(p Policy, cfg Config) (*Tuner, error) {
 	set := promutil.NewSet(cfg.Registerer, "memory")
 	t := &Tuner{policy: p, cfg: cfg,
 		limitGauge: set.Gauge("soft_limit_bytes", "Soft memory limit set after the last garbage collection."),
-		avgGauge:   set.Gauge("live_heap_average_bytes", "Time-weighted average of the live heap the soft limit follows."),
+		peakGauge:  set.Gauge("live_heap_peak_bytes", "Recent peak of the live heap (fading over a minute) the soft limit follows."),
 		initial:    cfg.SetLimit(-1),
 	}
 	t.samples = make([]metrics.Sample, len(sampleNames))
@@ -105,13 +105,13 @@ func (t *Tuner) collected() {
 	if total > heap {
 		nonHeap = total - heap
 	}
-	limit := t.policy.next(&t.avg, live, t.cfg.Now()) + nonHeap
+	limit := t.policy.next(&t.pk, live, t.cfg.Now()) + nonHeap
 	if limit > math.MaxInt64 {
 		limit = math.MaxInt64
 	}
 	t.cfg.SetLimit(int64(limit))
 	t.limitGauge.Set(float64(limit))
-	t.avgGauge.Set(t.avg.value)
+	t.peakGauge.Set(t.pk.value)
 	if t.cfg.OnUpdate != nil {
 		t.cfg.OnUpdate(int64(limit))
 	}

@@ -68,7 +68,7 @@ func TestTunerSetsLimitAfterCollection(t *testing.T) {
 	require.GreaterOrEqual(t, got, int64(DefaultFloor))
 	require.Greater(t, got, int64(ms.HeapAlloc))
 	require.Equal(t, float64(got), gaugeValue(t, tu.limitGauge))
-	require.Positive(t, gaugeValue(t, tu.avgGauge))
+	require.Positive(t, gaugeValue(t, tu.peakGauge))
 
 	tu.Stop()
 	fake.mu.Lock()
