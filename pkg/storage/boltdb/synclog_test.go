@@ -323,6 +323,17 @@ func TestSynclogCrashChild(t *testing.T) {
 	for i := start; ; i++ {
 		require.NoError(t, s.PutSync(synclogCrashKey(i), synclogCrashVal(i)))
 		fmt.Printf("ok %d\n", i)
+		if i%16 == 15 {
+			// Every record so far deleted while no append runs: the log
+			// is rewound and the next records overwrite old ones.
+			dels := map[string]struct{}{}
+			for j := i - 15; j <= i; j++ {
+				dels[string(synclogCrashKey(j))] = struct{}{}
+			}
+			fmt.Printf("sbegin %d\n", i)
+			require.NoError(t, s.PutChangeSet(nil, dels))
+			fmt.Printf("send %d\n", i)
+		}
 		if i%4 == 3 {
 			go func(upTo int) {
 				dels := map[string]struct{}{}
@@ -385,7 +396,8 @@ func runSynclogChild(t *testing.T, path string, start, n int) (acked []bool, del
 	require.NoError(t, err)
 	require.NoError(t, cmd.Start())
 	deleted = map[int]bool{}
-	begun := map[int]bool{}
+	begun := map[int]bool{}  // asynchronous change sets: records i-4 … i-1
+	sbegun := map[int]bool{} // synchronous ones: records i-15 … i
 	sc := bufio.NewScanner(out)
 	killed := false
 	for sc.Scan() {
@@ -402,6 +414,14 @@ func runSynclogChild(t *testing.T, path string, start, n int) (acked []bool, del
 			acked[i-start] = true
 		case "begin":
 			begun[i] = true
+		case "sbegin":
+			sbegun[i] = true
+		case "send":
+			if !killed {
+				for j := i - 15; j <= i; j++ {
+					deleted[j] = true
+				}
+			}
 		case "end":
 			if !killed {
 				for j := i - 4; j < i; j++ {
@@ -420,12 +440,18 @@ func runSynclogChild(t *testing.T, path string, start, n int) (acked []bool, del
 	require.True(t, errors.As(err, &exitErr), "child: %v", err)
 	// Records of a change set that began and did not report its end may
 	// or may not be deleted: leave them out of both checks.
-	for b := range begun {
-		for j := b - 4; j < b; j++ {
+	uncertain := func(from, to int) {
+		for j := from; j < to; j++ {
 			if !deleted[j] && j >= start && j-start < len(acked) {
 				acked[j-start] = false
 			}
 		}
+	}
+	for b := range begun {
+		uncertain(b-4, b)
+	}
+	for b := range sbegun {
+		uncertain(b-15, b+1)
 	}
 	return acked, deleted
 }
