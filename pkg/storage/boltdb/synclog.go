@@ -37,6 +37,17 @@ import (
 // starts with a header naming the database (idKey in synclogBucket), so a
 // log left beside a replaced database file is ignored.
 //
+// A fold that leaves nothing to fold rewinds the log instead of
+// truncating it: the next record overwrites the first one in place. The
+// file keeps its size and its blocks, so an append that stays inside them
+// changes no metadata and its fdatasync writes the record's own pages
+// only. An append that grows the file (or follows a truncation) needs a
+// journal commit, which on ext4 (data=ordered) also writes out the blocks
+// other files allocated meanwhile: bbolt's commit in progress, tens of MB
+// under load. The records left after the new tail are of folded
+// generations, so reading skips them; a record cut short at the tail
+// fails its checksum, whatever old bytes follow it.
+//
 // Record: u32 LE key length, u32 LE value length, u64 LE generation, key,
 // value, u32 LE CRC-32C of everything before it in the record. A torn
 // record at the end (a crash during the append, which was never
@@ -59,8 +70,9 @@ const (
 	// synclogMaxRecord bounds a record read back (a block is at most
 	// a few MB; this only rejects garbage lengths).
 	synclogMaxRecord = 1 << 30
-	// synclogRewriteAt: after a fold the file is emptied when nothing is
-	// left to fold, or rewritten with what is left once it is this large.
+	// synclogRewriteAt: after a fold the file is rewound when nothing is
+	// left to fold (emptied when it grew past this size), or rewritten
+	// with what is left once it is this large.
 	synclogRewriteAt = 64 << 20
 )
 
@@ -81,7 +93,8 @@ type synclog struct {
 	// held across an append's fdatasync. REQUIRES for the fields below.
 	mu   sync.Mutex
 	f    *os.File
-	size int64
+	size int64  // where the next record goes
+	ext  int64  // the file's size: records of folded generations may lie between size and ext
 	gen  uint64 // generation of the records appended now
 
 	// omu guards over, the records not folded yet; readers (Get) take it
@@ -208,6 +221,20 @@ func (l *synclog) reset() error {
 		return fmt.Errorf("sync log: %w", err)
 	}
 	l.size = int64(len(hdr))
+	l.ext = l.size
+	return nil
+}
+
+// rewind makes the next record overwrite the first one, keeping the
+// file's blocks (see the top of this file); a file grown past
+// synclogRewriteAt is emptied instead. Nothing is written: every record
+// in the file is of a folded generation. REQUIRES: mu held, no record
+// left to fold.
+func (l *synclog) rewind() error {
+	if l.ext > synclogRewriteAt {
+		return l.reset()
+	}
+	l.size = int64(synclogHdrLen)
 	return nil
 }
 
@@ -228,16 +255,27 @@ func (l *synclog) put(key, value []byte) error {
 	}
 	rec := synclogRecord(nil, l.gen, key, value)
 	if _, err := l.f.WriteAt(rec, l.size); err != nil {
-		return errors.Join(fmt.Errorf("sync log: %w", err), l.f.Truncate(l.size))
+		return errors.Join(fmt.Errorf("sync log: %w", err), l.truncate())
 	}
 	if err := fdatasync(l.f); err != nil {
-		return errors.Join(fmt.Errorf("sync log: %w", err), l.f.Truncate(l.size))
+		return errors.Join(fmt.Errorf("sync log: %w", err), l.truncate())
 	}
 	l.size += int64(len(rec))
+	l.ext = max(l.ext, l.size)
 	val := rec[synclogRecHead+len(key) : len(rec)-4 : len(rec)-4]
 	l.omu.Lock()
 	l.over[string(key)] = logged{val: val, gen: l.gen}
 	l.omu.Unlock()
+	return nil
+}
+
+// truncate cuts the file after the last acknowledged record (a failed
+// append). REQUIRES: mu held.
+func (l *synclog) truncate() error {
+	if err := l.f.Truncate(l.size); err != nil {
+		return err
+	}
+	l.ext = l.size
 	return nil
 }
 
@@ -295,7 +333,7 @@ func (l *synclog) seal() (map[string][]byte, uint64) {
 }
 
 // folded forgets the records of generations up to g, committed to bbolt,
-// and empties the file when nothing is left (or rewrites it when what is
+// and rewinds the file when nothing is left (or rewrites it when what is
 // left is small and the file large).
 func (l *synclog) folded(g uint64) error {
 	l.mu.Lock()
@@ -315,7 +353,7 @@ func (l *synclog) folded(g uint64) error {
 	}
 	switch {
 	case live == 0:
-		return l.reset()
+		return l.rewind()
 	case l.size >= synclogRewriteAt && int64(live) < l.size/2:
 		return l.rewrite()
 	}
@@ -343,7 +381,7 @@ func (l *synclog) rewrite() error {
 		return errors.Join(fmt.Errorf("sync log: %w", err), f.Close())
 	}
 	old := l.f
-	l.f, l.size = f, int64(len(buf))
+	l.f, l.size, l.ext = f, int64(len(buf)), int64(len(buf))
 	return old.Close()
 }
 

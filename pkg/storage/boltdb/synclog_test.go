@@ -97,8 +97,61 @@ func TestSynclogFold(t *testing.T) {
 	require.Equal(t, "3", string(v), "the change set came later")
 	_, ok = inBolt(t, s, "\xf0c")
 	require.True(t, ok, "folded")
-	require.EqualValues(t, synclogHdrLen, logSize(t, path), "log emptied after the fold")
+	require.EqualValues(t, synclogHdrLen, s.log.size, "log rewound after the fold")
+	require.Greater(t, logSize(t, path), int64(synclogHdrLen), "the file keeps its blocks")
 	require.False(t, s.log.pending())
+}
+
+// TestSynclogRewound: after a fold the next records overwrite the folded
+// ones in place; what is left of those after the new tail (a deleted
+// record, a longer value of a key written again) never comes back, and
+// the new records are there after a crash.
+func TestSynclogRewound(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "db.bolt")
+	s := openAt(t, path)
+	// Records of the same length as the new ones: after these two, the
+	// reader meets whole old records (of folded generations).
+	require.NoError(t, s.PutSync([]byte("\xf0a"), []byte("1")))
+	require.NoError(t, s.PutSync([]byte("\xf0c"), []byte("3")))
+	require.NoError(t, s.PutSync([]byte("\xf0b"), bytes.Repeat([]byte{2}, 10_000)))
+	require.NoError(t, s.PutSync([]byte("\xf0d"), []byte("4")))
+	full := logSize(t, path)
+	require.NoError(t, s.PutChangeSet(nil, map[string]struct{}{"\xf0a": {}, "\xf0c": {}}))
+	require.NoError(t, s.PutChangeSet(nil, map[string]struct{}{"\xf0b": {}}))
+	require.EqualValues(t, synclogHdrLen, s.log.size)
+	require.Equal(t, full, logSize(t, path), "rewound, not truncated")
+	require.NoError(t, s.PutSync([]byte("\xf0e"), []byte("5")))
+	require.NoError(t, s.PutSync([]byte("\xf0d"), []byte("6")))
+	require.Equal(t, full, logSize(t, path), "the new records overwrite the old ones")
+	crashClose(t, s)
+
+	s = openAt(t, path)
+	requireAbsent(t, s, "\xf0a")
+	requireAbsent(t, s, "\xf0b")
+	requireAbsent(t, s, "\xf0c")
+	requireValue(t, s, "\xf0d", "6")
+	requireValue(t, s, "\xf0e", "5")
+	require.NoError(t, s.Delete([]byte("\xf0d")))
+	require.NoError(t, s.Delete([]byte("\xf0e")))
+
+	// A record cut short over old ones ends the log there: the old
+	// records after it (folded) stay ignored, the new one is not applied.
+	require.NoError(t, s.PutSync([]byte("\xf0f"), bytes.Repeat([]byte{7}, 20_000)))
+	require.NoError(t, s.PutChangeSet(nil, map[string]struct{}{"\xf0f": {}}))
+	require.NoError(t, s.PutSync([]byte("\xf0g"), []byte("8")))
+	require.NoError(t, s.PutSync([]byte("\xf0h"), []byte("9")))
+	crashClose(t, s)
+	raw, err := os.ReadFile(path + synclogSuffix)
+	require.NoError(t, err)
+	second := synclogHdrLen + synclogRecHead + 2 + 1 + 4 // after the record of \xf0g
+	raw[second+synclogRecHead+1] ^= 0xff                 // the key of \xf0h
+	require.NoError(t, os.WriteFile(path+synclogSuffix, raw, 0o600))
+	s = openAt(t, path)
+	defer func() { require.NoError(t, s.Close()) }()
+	requireValue(t, s, "\xf0g", "8")
+	requireAbsent(t, s, "\xf0h")
+	requireAbsent(t, s, "\xf0f")
+	requireAbsent(t, s, "\xf0d")
 }
 
 // TestSynclogReopenAfterCrash: records never folded (a kill) are in the
@@ -270,6 +323,17 @@ func TestSynclogCrashChild(t *testing.T) {
 	for i := start; ; i++ {
 		require.NoError(t, s.PutSync(synclogCrashKey(i), synclogCrashVal(i)))
 		fmt.Printf("ok %d\n", i)
+		if i%16 == 15 {
+			// Every record so far deleted while no append runs: the log
+			// is rewound and the next records overwrite old ones.
+			dels := map[string]struct{}{}
+			for j := i - 15; j <= i; j++ {
+				dels[string(synclogCrashKey(j))] = struct{}{}
+			}
+			fmt.Printf("sbegin %d\n", i)
+			require.NoError(t, s.PutChangeSet(nil, dels))
+			fmt.Printf("send %d\n", i)
+		}
 		if i%4 == 3 {
 			go func(upTo int) {
 				dels := map[string]struct{}{}
@@ -332,7 +396,8 @@ func runSynclogChild(t *testing.T, path string, start, n int) (acked []bool, del
 	require.NoError(t, err)
 	require.NoError(t, cmd.Start())
 	deleted = map[int]bool{}
-	begun := map[int]bool{}
+	begun := map[int]bool{}  // asynchronous change sets: records i-4 … i-1
+	sbegun := map[int]bool{} // synchronous ones: records i-15 … i
 	sc := bufio.NewScanner(out)
 	killed := false
 	for sc.Scan() {
@@ -349,6 +414,14 @@ func runSynclogChild(t *testing.T, path string, start, n int) (acked []bool, del
 			acked[i-start] = true
 		case "begin":
 			begun[i] = true
+		case "sbegin":
+			sbegun[i] = true
+		case "send":
+			if !killed {
+				for j := i - 15; j <= i; j++ {
+					deleted[j] = true
+				}
+			}
 		case "end":
 			if !killed {
 				for j := i - 4; j < i; j++ {
@@ -367,12 +440,18 @@ func runSynclogChild(t *testing.T, path string, start, n int) (acked []bool, del
 	require.True(t, errors.As(err, &exitErr), "child: %v", err)
 	// Records of a change set that began and did not report its end may
 	// or may not be deleted: leave them out of both checks.
-	for b := range begun {
-		for j := b - 4; j < b; j++ {
+	uncertain := func(from, to int) {
+		for j := from; j < to; j++ {
 			if !deleted[j] && j >= start && j-start < len(acked) {
 				acked[j-start] = false
 			}
 		}
+	}
+	for b := range begun {
+		uncertain(b-4, b)
+	}
+	for b := range sbegun {
+		uncertain(b-15, b+1)
 	}
 	return acked, deleted
 }
