@@ -7,7 +7,9 @@ import (
 	dto "github.com/prometheus/client_model/go"
 	"github.com/stretchr/testify/require"
 
+	"github.com/n3d-io/n3d/pkg/core/block"
 	"github.com/n3d-io/n3d/pkg/core/transaction"
+	"github.com/n3d-io/n3d/pkg/storage"
 	"github.com/n3d-io/n3d/pkg/util"
 )
 
@@ -106,4 +108,42 @@ func TestSameWitnesses(t *testing.T) {
 	require.False(t, sameWitnesses(a, []transaction.Witness{w("sig", "kez"), w("", "")}))
 	require.False(t, sameWitnesses(a, []transaction.Witness{w("sig", "key"), w("x", "")}))
 	require.False(t, sameWitnesses(a, []transaction.Witness{w("sigkey", ""), w("", "")}))
+}
+
+// BenchmarkVerifyTxsOn is the block path's transaction check (verifyTxsOn)
+// of chain50x2's last block, with its transactions pooled (the pooled
+// copies are equal, not the same objects, as for a block from a peer) and
+// not (the signature cache warm in both), per transaction.
+func BenchmarkVerifyTxsOn(b *testing.B) {
+	cfg := loadProtocol(b, "chain50x2")
+	natives, err := NewNativeSet(&cfg.ProtocolConfiguration)
+	require.NoError(b, err)
+	c, err := Open(Config{Protocol: cfg.ProtocolConfiguration, Store: storage.NewMemoryStore(), Natives: natives, BloomCapacity: 1000})
+	require.NoError(b, err)
+	defer c.Close()
+	raws := refBlocks(b, "chain50x2")[1:]
+	for _, rb := range raws[:len(raws)-1] {
+		blk, err := block.NewBlockFromBytes(rb.Raw)
+		require.NoError(b, err)
+		require.NoError(b, c.AddBlock(blk))
+	}
+	last, err := block.NewBlockFromBytes(raws[len(raws)-1].Raw)
+	require.NoError(b, err)
+	copies, err := block.NewBlockFromBytes(raws[len(raws)-1].Raw)
+	require.NoError(b, err)
+	for _, pooled := range []bool{false, true} {
+		c.cfg.Pooled = nil
+		if pooled {
+			c.cfg.Pooled = poolOf(copies.Transactions...)
+		}
+		b.Run(map[bool]string{false: "full", true: "pooled"}[pooled], func(b *testing.B) {
+			b.ReportAllocs()
+			for range b.N {
+				if err := c.verifyTxsOn(c.dao.Private(), last); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(last.Transactions)), "ns/tx")
+		})
+	}
 }
