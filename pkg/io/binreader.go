@@ -29,7 +29,9 @@ type Decodable interface {
 // turns every later read into a no-op returning zero values.
 type BinReader struct {
 	r   io.Reader
-	src []byte // the whole input when reading from a buffer, else nil
+	src []byte        // the whole input when reading from a buffer, else nil
+	br  *bytes.Reader // r when reading from a buffer (&rd), else nil
+	rd  bytes.Reader
 	buf [8]byte
 	Err error
 }
@@ -41,12 +43,18 @@ func NewBinReaderFromIO(ior io.Reader) *BinReader {
 
 // NewBinReaderFromBuf makes a BinReader reading from b.
 func NewBinReaderFromBuf(b []byte) *BinReader {
-	return &BinReader{r: bytes.NewReader(b), src: b}
+	r := &BinReader{src: b}
+	r.rd.Reset(b)
+	r.r, r.br = &r.rd, &r.rd
+	return r
 }
 
 // Len returns the number of unread bytes when the reader wraps a buffer, or
 // -1 when the length is unknown.
 func (r *BinReader) Len() int {
+	if r.br != nil {
+		return r.br.Len()
+	}
 	if br, ok := r.r.(*bytes.Reader); ok {
 		return br.Len()
 	}
@@ -58,11 +66,31 @@ func (r *BinReader) fill(n int) []byte {
 		return nil
 	}
 	b := r.buf[:n]
-	if _, err := io.ReadFull(r.r, b); err != nil {
+	if err := r.readFull(b); err != nil {
 		r.Err = err
 		return nil
 	}
 	return b
+}
+
+// readFull is io.ReadFull(r.r, b), without the interface calls when
+// reading from a buffer (the primitives of every decoder run through it).
+func (r *BinReader) readFull(b []byte) error {
+	if r.br == nil {
+		_, err := io.ReadFull(r.r, b)
+		return err
+	}
+	if len(b) == 0 {
+		return nil
+	}
+	switch k, _ := r.br.Read(b); {
+	case k == len(b):
+		return nil
+	case k == 0:
+		return io.EOF
+	default:
+		return io.ErrUnexpectedEOF
+	}
 }
 
 // ReadU8 reads one byte.
@@ -132,7 +160,7 @@ func (r *BinReader) ReadBytes(dst []byte) {
 	if r.Err != nil {
 		return
 	}
-	if _, err := io.ReadFull(r.r, dst); err != nil {
+	if err := r.readFull(dst); err != nil {
 		r.Err = err
 	}
 }
@@ -192,8 +220,8 @@ func (r *BinReader) ReadVarBytes(max int) []byte {
 // NewBinReaderFromBuf, returns a sub-slice of the input instead of a copy.
 // The caller must then not modify the input while the result is in use.
 func (r *BinReader) ReadVarBytesNoCopy(max int) []byte {
-	br, ok := r.r.(*bytes.Reader)
-	if !ok || r.src == nil {
+	br := r.br
+	if br == nil {
 		return r.ReadVarBytes(max)
 	}
 	n := r.ReadVarLen(max)

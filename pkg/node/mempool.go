@@ -25,6 +25,18 @@ func (v chainVerifier) BlockHeight() uint32 { return v.c.BlockHeight() }
 
 func (v chainVerifier) VerifyTx(tx *transaction.Transaction) error { return v.c.VerifyTxConcurrent(tx) }
 
+// pooledTx is chain.Config.Pooled: the transaction the memory pool holds
+// under h (none before the pool starts). Every pooled transaction passed
+// chain.VerifyTxConcurrent (the pipeline's workers, the saved pool's
+// reload), which lets block verification skip its state-independent
+// checks.
+func (n *Node) pooledTx(h util.Uint256) (*transaction.Transaction, bool) {
+	if p := n.poolRef.Load(); p != nil {
+		return p.TryGet(h)
+	}
+	return nil, false
+}
+
 // mempoolConfig is the pool's Config from the node's configuration.
 func (n *Node) mempoolConfig() mempool.Config {
 	return mempool.Config{
@@ -83,6 +95,7 @@ func (n *Node) startMempool(ctx context.Context) (stop func() error, err error) 
 		return nil, errors.Join(fmt.Errorf("mempool: %w", err), stopSaved())
 	}
 	n.pool, n.pipe, n.reloaded = pool, pipe, reloaded
+	n.poolRef.Store(pool)
 	log := n.log.Named("mempool")
 	g := newGroup(ctx, log)
 	g.goRun(pipe.Run)

@@ -70,6 +70,10 @@ type Node struct {
 	cons   *consensus.Service
 	sr     *stateroot.Service
 	oracle *oracle.Service // nil when disabled
+
+	// poolRef is pool for the chain's block verification
+	// (chain.Config.Pooled, pooledTx), which may run on any goroutine.
+	poolRef atomic.Pointer[mempool.Pool]
 	// notaryPool is the P2P notary request pool (nil without
 	// P2PSigExtensions); notary the notary service (nil when disabled).
 	notaryPool     *notarypool.Pool
@@ -159,7 +163,7 @@ func New(cfg config.Config, opts ...Option) (*Node, error) {
 	if err := n.readStateRootKeys(o); err != nil {
 		return nil, err
 	}
-	c, err := openChain(cfg, n.log, o.store, n.reg, o.onChanges, n.chainFatal)
+	c, err := openChain(cfg, n.log, o.store, n.reg, o.onChanges, n.chainFatal, n.pooledTx)
 	if err != nil {
 		return nil, fmt.Errorf("chain: %w", err)
 	}

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/stretchr/testify/require"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
@@ -270,12 +271,14 @@ func TestNodePoolsSubmittedTransaction(t *testing.T) {
 
 // TestSingleValidatorNodeProducesBlocks: with consensus on, the single
 // validator proposes and commits blocks every TimePerBlock and includes a
-// transaction submitted over RPC, which then leaves the pool; shutdown
+// transaction submitted over RPC, which then leaves the pool (the block's
+// verification found it pooled: chain.Config.Pooled is wired); shutdown
 // stops consensus first and the chain last, and every goroutine ends.
 func TestSingleValidatorNodeProducesBlocks(t *testing.T) {
 	cfg := singleConfig(t, true, 100*time.Millisecond)
 	key := validatorKey(t, cfg)
-	r := startNode(t, cfg)
+	reg := prometheus.NewRegistry()
+	r := startNode(t, cfg, WithMetrics(reg, reg))
 	require.NotNil(t, r.n.cons)
 	c := r.n.chain
 	require.Eventually(t, func() bool { return c.BlockHeight() >= 3 }, 20*time.Second, 10*time.Millisecond)
@@ -293,6 +296,7 @@ func TestSingleValidatorNodeProducesBlocks(t *testing.T) {
 	require.Equal(t, tx.Hash(), b.Transactions[0].Hash())
 	require.Eventually(t, func() bool { return r.n.pool.Count() == 0 }, 5*time.Second, 10*time.Millisecond,
 		"the pool did not drop the included transaction")
+	require.Equal(t, 1.0, gatherCounter(t, reg, "n3d_chain_pooled_transactions_total"))
 	var log struct {
 		Executions []struct {
 			VMState string `json:"vmstate"`
@@ -490,4 +494,19 @@ func TestFourValidatorsOverP2P(t *testing.T) {
 		nodes[i].shutdown()
 	}
 	nodes[0].checkGoroutines()
+}
+
+// gatherCounter is the value of the unlabelled counter name in reg.
+func gatherCounter(t *testing.T, reg prometheus.Gatherer, name string) float64 {
+	t.Helper()
+	mfs, err := reg.Gather()
+	require.NoError(t, err)
+	for _, mf := range mfs {
+		if mf.GetName() == name {
+			require.Len(t, mf.GetMetric(), 1)
+			return mf.GetMetric()[0].GetCounter().GetValue()
+		}
+	}
+	t.Fatalf("no metric %s", name)
+	return 0
 }

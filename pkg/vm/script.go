@@ -16,8 +16,16 @@ import (
 // System.Runtime.LoadScript, contract deployment (from Basilisk), and
 // witness and transaction scripts are checked this way by the reference.
 func ValidateScript(script []byte) error {
-	_, err := NewScriptChecker(script, true)
-	return err
+	// A checker on the stack, with room for the start bits of a typical
+	// transaction script: this runs for every incoming transaction.
+	var bits [8]uint64
+	s := ScriptChecker{script: script}
+	if n := (len(script) + 63) / 64; n <= len(bits) {
+		s.starts = bits[:n]
+	} else {
+		s.starts = make([]uint64, n)
+	}
+	return s.parseStrict()
 }
 
 // ScriptChecker answers whether an offset starts an instruction of a
@@ -39,10 +47,20 @@ func NewScriptChecker(script []byte, strict bool) (*ScriptChecker, error) {
 		return s, nil
 	}
 	s.starts = make([]uint64, (len(script)+63)/64)
+	if err := s.parseStrict(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// parseStrict validates s.script, marking instruction starts in s.starts
+// (zeroed, one bit per byte).
+func (s *ScriptChecker) parseStrict() error {
+	script := s.script
 	for ip := 0; ip < len(script); {
 		_, _, size, err := decodeInstruction(script, ip)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		s.starts[ip/64] |= 1 << (ip % 64)
 		ip += size
@@ -50,11 +68,11 @@ func NewScriptChecker(script []byte, strict bool) (*ScriptChecker, error) {
 	for ip := 0; ip < len(script); {
 		op, arg, size, _ := decodeInstruction(script, ip) // decoded above
 		if err := s.checkOperands(ip, op, arg); err != nil {
-			return nil, err
+			return err
 		}
 		ip += size
 	}
-	return s, nil
+	return nil
 }
 
 func (s *ScriptChecker) isStart(ip int) bool {

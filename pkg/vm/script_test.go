@@ -1,6 +1,8 @@
 package vm_test
 
 import (
+	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -174,4 +176,24 @@ func FuzzValidateScript(f *testing.F) {
 		require.NotErrorIs(t, err, vm.ErrBadScript)
 		require.NotErrorIs(t, err, vm.ErrJump)
 	})
+}
+
+// TestValidateScriptAllocs: validating a script of up to 512 bytes (every
+// incoming transaction's) allocates nothing; a longer one still validates
+// (and jumps across the 512-byte boundary are checked).
+func TestValidateScriptAllocs(t *testing.T) {
+	short := append(bytes.Repeat([]byte{byte(opcode.NOP)}, 500), byte(opcode.JMP), 0x01, byte(opcode.RET))
+	require.Error(t, vm.ValidateScript(short), "a jump into an operand")
+	short[len(short)-2] = 0xff // JMP -1: onto the NOP before it
+	require.NoError(t, vm.ValidateScript(short))
+	require.Zero(t, testing.AllocsPerRun(100, func() { _ = vm.ValidateScript(short) }))
+
+	long := append(bytes.Repeat([]byte{byte(opcode.NOP)}, 600), byte(opcode.JMP_L), 0, 0, 0, 0, byte(opcode.RET))
+	binary.LittleEndian.PutUint32(long[601:], uint32(-600&0xffffffff)) // back to offset 0
+	require.NoError(t, vm.ValidateScript(long))
+	binary.LittleEndian.PutUint32(long[601:], uint32(-599&0xffffffff))
+	require.NoError(t, vm.ValidateScript(long), "offset 1 is a NOP too")
+	long[1] = byte(opcode.PUSHINT8) // offset 2 becomes its operand
+	binary.LittleEndian.PutUint32(long[601:], uint32(-598&0xffffffff))
+	require.Error(t, vm.ValidateScript(long))
 }

@@ -185,8 +185,15 @@ func (c *Chain) verifyTxsOn(d *dao.DAO, b *block.Block) (err error) {
 	if err != nil {
 		return err
 	}
+	pooled := 0
+	defer func() { c.metrics.pooledTxs.Add(float64(pooled)) }()
 	for _, tx := range b.Transactions {
-		if err := tc.verify(tx); err != nil {
+		check := tc.verify
+		if c.inPool(tx) {
+			check = tc.verifyPooled
+			pooled++
+		}
+		if err := check(tx); err != nil {
 			return fmt.Errorf("transaction %s: %w", tx.Hash().String(), err)
 		}
 	}

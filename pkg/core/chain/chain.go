@@ -11,6 +11,7 @@ import (
 	"github.com/n3d-io/n3d/pkg/config"
 	"github.com/n3d-io/n3d/pkg/core/block"
 	"github.com/n3d-io/n3d/pkg/core/dao"
+	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
 	"github.com/n3d-io/n3d/pkg/mpt"
 	"github.com/n3d-io/n3d/pkg/storage"
@@ -83,6 +84,16 @@ type Config struct {
 	// refuses writes, and with nil when it resumes. It runs under the
 	// chain's block lock: it must not call into the chain.
 	OnStorageState func(err error)
+	// Pooled, when set, returns the transaction the node's memory pool
+	// holds under hash h. Every transaction in that pool passed
+	// VerifyTxConcurrent when it entered it, so AddBlock does not repeat
+	// the state-independent checks (size, script, standard witness
+	// signatures: the same for the same bytes at any height) of a block's
+	// transaction whose pooled copy has the same witnesses; the checks
+	// that depend on the state before the block still run (see
+	// verifyPooled). It must be safe for concurrent use and must not call
+	// into the chain.
+	Pooled func(h util.Uint256) (*transaction.Transaction, bool)
 	// OnFatal, when set, is called once when the chain stops for good
 	// (ErrBroken: a block failed after reaching the write cache). The node
 	// should then stop and exit non-zero; a restart recovers. It runs under

@@ -19,6 +19,7 @@ type metrics struct {
 	timestamp prometheus.Gauge
 	interval  prometheus.Histogram
 	txs       prometheus.Counter
+	pooledTxs prometheus.Counter
 	cached    prometheus.Gauge
 	storageOK prometheus.Gauge
 }
@@ -34,6 +35,8 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 		interval: s.Histogram("block_interval_seconds", "Time between the timestamps of consecutive blocks.",
 			[]float64{0.5, 1, 2, 3, 5, 8, 10, 15, 20, 30, 45, 60, 120, 300}),
 		txs: s.Counter("transactions_total", "Transactions in the blocks added since start."),
+		pooledTxs: s.Counter("pooled_transactions_total",
+			"Transactions of verified blocks found in the memory pool (same witnesses): only their state-dependent checks ran."),
 		cached: s.Gauge("unpersisted_keys",
 			"Changed keys in the write cache not yet written to the database (being written included)."),
 		storageOK: s.Gauge("storage_ok",
