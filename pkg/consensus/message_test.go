@@ -240,7 +240,11 @@ func TestPayloadSignAndVerify(t *testing.T) {
 	require.NoError(t, err)
 	p := NewPayload(privnetMagic, Message{Type: RecoveryRequestType, BlockIndex: 10, ValidatorIndex: 2,
 		Body: &RecoveryRequest{TimestampMS: 1}})
+	unsigned := p.Hash() // encodes Data, with no sender yet
+	data := p.Data
 	p.Sign(ks[0])
+	require.Same(t, &data[0], &p.Data[0], "the message is not encoded again to be signed")
+	require.NotEqual(t, unsigned, p.Hash(), "the hash covers the sender set by Sign")
 	pub, err := p.VerifyWitness()
 	require.NoError(t, err)
 	require.True(t, pub.Equal(ks[0].PublicKey()))
