@@ -165,10 +165,11 @@ func (s *Service) record(p *Payload) error {
 		s.journal.logged[h] = true
 	}
 	s.journal.logged[p.Hash()] = true
-	own, err := s.decodeLogged(entries[len(entries)-1].Data)
-	if err != nil {
-		return fmt.Errorf("consensus: recorded %s does not decode: %w", p.Msg.Type, err)
-	}
+	// A copy of what was recorded, not a decoding of the record: a
+	// PrepareRequest's hashes (32 bytes a transaction) are not copied
+	// twice more. The copy keeps its own Data and witness should p be
+	// signed again; the body is shared and never modified.
+	own := &Payload{Extensible: p.Extensible, Msg: p.Msg, magic: p.magic}
 	s.journal.own = append(s.journal.own, own)
 	return nil
 }
@@ -177,9 +178,15 @@ func (s *Service) record(p *Payload) error {
 func encodePayload(p *Payload) []byte {
 	p.ensureData()
 	w := io.NewBufBinWriter()
+	w.Grow(len(p.Data) + extensibleOverhead)
 	p.Extensible.EncodeBinary(w.BinWriter)
 	return w.Bytes()
 }
+
+// extensibleOverhead is room for an extensible payload's fields around
+// its data: category, heights, sender, the lengths and a single-signature
+// witness (less than 200 bytes).
+const extensibleOverhead = 256
 
 // headerSignature is the Commit signature guard: at a height whose
 // Commit is recorded the node signs only that Commit's header again, and

@@ -6,6 +6,7 @@ import (
 	"github.com/nspcc-dev/dbft"
 
 	"github.com/n3d-io/n3d/pkg/io"
+	"github.com/n3d-io/n3d/pkg/util"
 )
 
 // MessageType is the first byte of a consensus message (the reference's
@@ -100,11 +101,33 @@ func (m *Message) decodeHeader(r *io.BinReader) {
 // Bytes returns the encoded message.
 func (m *Message) Bytes() ([]byte, error) {
 	w := io.NewBufBinWriter()
+	w.Grow(m.sizeHint())
 	m.EncodeBinary(w.BinWriter)
 	if w.Err != nil {
 		return nil, w.Err
 	}
 	return w.Bytes(), nil
+}
+
+// sizeHint is about the encoded size of a message carrying transaction
+// hashes (a PrepareRequest, alone or in a RecoveryMessage): the buffer is
+// made for it at once rather than grown by doubling, which left a
+// proposal's payload holding up to twice its bytes. Other messages are
+// small: 0.
+func (m *Message) sizeHint() int {
+	var req *PrepareRequest
+	switch b := m.Body.(type) {
+	case *PrepareRequest:
+		req = b
+	case *RecoveryMessage:
+		if b.PrepareRequest != nil {
+			req, _ = b.PrepareRequest.Body.(*PrepareRequest)
+		}
+	}
+	if req == nil {
+		return 0
+	}
+	return len(req.Hashes)*util.Uint256Size + 1024 // header, var-int, state root; a recovery's other parts grow it
 }
 
 // DecodeMessage decodes a message from b (the Data of a dBFT payload).

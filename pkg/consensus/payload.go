@@ -109,7 +109,12 @@ func (p *Payload) SignData() []byte {
 // Sign sets the sender and the single-signature witness of key.
 func (p *Payload) Sign(key *keys.PrivateKey) {
 	p.Sender = key.ScriptHash()
-	p.Data = nil
+	// Data is the message's encoding, which the sender is no part of (and
+	// the message changes only through SetValidatorIndex, which drops
+	// Data): only the cached hash is stale. A proposal is so encoded once,
+	// not again for its signature.
+	p.ensureData()
+	p.InvalidateCache()
 	sig := key.Sign(p.SignData())
 	inv := make([]byte, 0, invocationSize)
 	inv = append(inv, opPUSHDATA1, SignatureSize)

@@ -46,6 +46,9 @@ func (s *Server) handle(p *peer, m *message.Message) error {
 	case *block.Block:
 		s.handleBlock(p, pl)
 		return nil
+	case *block.Header: // a block at a height the chain has (knownBlock)
+		s.handleKnownBlock(p, pl)
+		return nil
 	case *transaction.Transaction:
 		return s.handleTx(p, pl)
 	case *payload.Extensible:

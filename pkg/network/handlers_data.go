@@ -92,6 +92,25 @@ func (s *Server) handleBlock(p *peer, b *block.Block) {
 	s.kickSync()
 }
 
+// knownBlock tells the message decoder which blocks need only their
+// header: those at or below the chain's height, which the block queue
+// would drop (not while state sync takes blocks of its own).
+func (s *Server) knownBlock(index uint32) bool {
+	if s.ssync != nil && s.ssync.active() {
+		return false
+	}
+	return index <= s.cfg.Ledger.BlockHeight()
+}
+
+// handleKnownBlock is handleBlock for a block the chain has, decoded as
+// its header only: what handleBlock does but queueing it.
+func (s *Server) handleKnownBlock(p *peer, h *block.Header) {
+	s.seen.remove(h.Hash())
+	p.updateHeight(h.Index)
+	s.sync.received(p, h.Index)
+	s.kickSync()
+}
+
 // handleTx passes a transaction to the peer's transaction worker; this
 // blocks (holding back the peer's reader) while that worker is behind. A
 // requested transaction stays tracked until the node knows it

@@ -260,10 +260,33 @@ func TestTxAgesBackoff(t *testing.T) {
 
 	// h1 left the pool: forgotten; back later, it starts afresh.
 	a.scan([]util.Uint256{h2}, at(82), th, true)
-	require.NotContains(t, a.m, h1)
+	require.NotContains(t, a.m, ageKey(h1))
 	r = a.scan([]util.Uint256{h1, h2}, at(83), th, true)
 	require.Empty(t, r.due)
 	require.Equal(t, 1, r.stale)
+}
+
+// TestTxAgesShrink: the ages of a burst that left the pool do not keep
+// their map's room: once a quarter of the peak is left, the map is made
+// again, with the ages it holds.
+func TestTxAgesShrink(t *testing.T) {
+	const th = 5 * time.Second
+	a := newTxAges()
+	t0 := time.Unix(1_000_000, 0)
+	burst := make([]util.Uint256, 2*remakeMin)
+	for i := range burst {
+		burst[i] = util.Uint256{byte(i), byte(i >> 8), byte(i >> 16), 0xB}
+	}
+	a.scan(burst, t0, th, true)
+	require.Len(t, a.m, len(burst))
+	a.scan(burst[:len(burst)/4+1], t0.Add(time.Second), th, true)
+	require.Zero(t, a.remakes, "above a quarter of the peak")
+	r := a.scan(burst[:10], t0.Add(6*time.Second), th, true)
+	require.Equal(t, 1, a.remakes)
+	require.Len(t, a.m, 10)
+	require.Equal(t, 10, a.peak)
+	require.Len(t, r.due, 10, "ages kept across the remake")
+	require.Equal(t, 10, r.stale)
 }
 
 // TestStalePoolReported: a transaction left in the pool is announced

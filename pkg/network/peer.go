@@ -189,7 +189,8 @@ func (p *peer) gone() bool {
 func (p *peer) readLoop() {
 	r := bufio.NewReaderSize(&firstByteReader{r: newAckReader(p.conn), p: p}, readBufSize)
 	for {
-		m, err := message.ReadWith(r, message.Options{StateRootInHeader: p.s.cfg.StateRootInHeader})
+		m, err := message.ReadWith(r, message.Options{StateRootInHeader: p.s.cfg.StateRootInHeader,
+			KnownBlock: p.s.knownBlock})
 		if errors.Is(err, message.ErrUnknownCommand) || emptyAddr(m, err) {
 			continue
 		}

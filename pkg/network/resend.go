@@ -2,6 +2,7 @@ package network
 
 import (
 	"context"
+	"encoding/binary"
 	"time"
 
 	"github.com/n3d-io/n3d/pkg/clock"
@@ -18,21 +19,38 @@ const staleWarnEvery = time.Minute
 // txAge is when a pooled transaction was first seen (Unix nanoseconds)
 // and how many announcement periods it has been through: it is due next
 // at the age threshold·2^k. It is kept small: there is one per pooled
-// transaction.
+// transaction (16 bytes, and 8 of key).
 type txAge struct {
 	first int64
-	k     uint8
 	gen   uint32 // the last scan that saw it in the pool
+	k     uint8
 }
 
 // txAges follows the age of pooled transactions, from one scan of the
 // pool to the next. Only the resend loop uses it.
+//
+// A transaction is known by the first 8 bytes of its hash (SHA-256, so
+// uniform): two pooled transactions sharing them would share an age,
+// which only moves when they are announced again, and a peer would need
+// ~2^64 tries to make one that shares them with a given transaction.
+// The map is made again when it holds a quarter of the entries it once
+// held (Go's maps keep their room after deletions): a burst that filled
+// the pool does not keep its room for good.
 type txAges struct {
-	m   map[util.Uint256]txAge
-	gen uint32
+	m       map[uint64]txAge
+	gen     uint32
+	peak    int // most entries since the map was made
+	remakes int // times the map was made again (tests)
 }
 
-func newTxAges() *txAges { return &txAges{m: make(map[util.Uint256]txAge)} }
+// remakeMin is the fewest entries a map must have held to be made again
+// when it shrinks (smaller ones cost too little to bother).
+const remakeMin = 4096
+
+func newTxAges() *txAges { return &txAges{m: make(map[uint64]txAge)} }
+
+// ageKey is the key of a transaction's age.
+func ageKey(h util.Uint256) uint64 { return binary.LittleEndian.Uint64(h[:8]) }
 
 // scanResult is what one scan of the pool found.
 type scanResult struct {
@@ -56,9 +74,10 @@ func (a *txAges) scan(hashes []util.Uint256, now time.Time, threshold time.Durat
 	threshold = max(threshold, time.Millisecond)
 	var r scanResult
 	for _, h := range hashes {
-		e, ok := a.m[h]
+		key := ageKey(h)
+		e, ok := a.m[key]
 		if !ok {
-			a.m[h] = txAge{first: now.UnixNano(), gen: a.gen}
+			a.m[key] = txAge{first: now.UnixNano(), gen: a.gen}
 			continue
 		}
 		e.gen = a.gen
@@ -73,14 +92,29 @@ func (a *txAges) scan(hashes []util.Uint256, now time.Time, threshold time.Durat
 				e.k++
 			}
 		}
-		a.m[h] = e
+		a.m[key] = e
 	}
-	for h, e := range a.m {
+	for key, e := range a.m {
 		if e.gen != a.gen {
-			delete(a.m, h)
+			delete(a.m, key)
 		}
 	}
+	a.shrink()
 	return r
+}
+
+// shrink makes the map again when it holds a quarter of its peak.
+func (a *txAges) shrink() {
+	a.peak = max(a.peak, len(a.m))
+	if a.peak < remakeMin || len(a.m) > a.peak/4 {
+		return
+	}
+	m := make(map[uint64]txAge, len(a.m))
+	for key, e := range a.m {
+		m[key] = e
+	}
+	a.m, a.peak = m, len(m)
+	a.remakes++
 }
 
 // txResendLoop looks at the pool once a block time: transactions that

@@ -47,9 +47,11 @@ const (
 )
 
 // Event is one change of the pool. Reason is set for TransactionRemoved.
+// The pointer comes first: 16 bytes, not 24 (the saved pool's
+// subscription buffers MemPoolSize and more events).
 type Event struct {
-	Kind   EventKind
 	Tx     *transaction.Transaction
+	Kind   EventKind
 	Reason Reason
 }
 

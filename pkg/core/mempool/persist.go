@@ -219,6 +219,23 @@ func appendRecord(dst []byte, tx *transaction.Transaction) ([]byte, error) {
 	return out, nil
 }
 
+// encodeRecord encodes tx's record into bw (reset first) and returns it;
+// it stays valid until bw is used again.
+func encodeRecord(bw *nio.BufBinWriter, tx *transaction.Transaction) ([]byte, error) {
+	bw.Reset()
+	var head [recordHeaderLen]byte
+	bw.WriteBytes(head[:])
+	tx.EncodeBinary(bw.BinWriter)
+	if bw.Err != nil {
+		return nil, fmt.Errorf("%w: transaction %s: %w", ErrJournal, tx.Hash().String(), bw.Err)
+	}
+	out := bw.Bytes()
+	raw := out[recordHeaderLen:]
+	binary.LittleEndian.PutUint32(out, uint32(len(raw)))
+	binary.LittleEndian.PutUint32(out[4:], crc32.Checksum(raw, castagnoli))
+	return out, nil
+}
+
 // recordHeaderLen is the length and CRC-32C before each record's
 // transaction.
 const recordHeaderLen = 8
@@ -305,20 +322,11 @@ func (j *Journal) rewrite(txs []*transaction.Transaction, sync bool) error {
 		txs = txs[:j.cfg.MaxTransactions]
 	}
 	tmp := j.cfg.Path + ".tmp"
-	buf := []byte(journalMagic)
 	inFile := make(map[util.Uint256]struct{}, len(txs)+len(j.pendingTx))
-	for _, tx := range txs {
-		if _, ok := inFile[tx.Hash()]; ok {
-			continue
-		}
-		inFile[tx.Hash()] = struct{}{}
-		var err error
-		if buf, err = appendRecord(buf, tx); err != nil {
-			return err
-		}
-	}
-	buf = j.takePending(buf, inFile) // staged after txs was read: kept
-	if err := writeFile(tmp, buf, sync); err != nil {
+	size, err := writeFile(tmp, sync, func(w io.Writer) error {
+		return j.writeSnapshot(w, txs, inFile)
+	})
+	if err != nil {
 		return err
 	}
 	if err := os.Rename(tmp, j.cfg.Path); err != nil {
@@ -336,25 +344,73 @@ func (j *Journal) rewrite(txs []*transaction.Transaction, sync bool) error {
 	if j.f != nil {
 		_ = j.f.Close() // replaced by the rename: nothing unwritten in it
 	}
-	j.f, j.inFile, j.records, j.size = f, inFile, len(inFile), int64(len(buf))
+	j.f, j.inFile, j.records, j.size = f, inFile, len(inFile), size
 	j.pending, j.pendingTx, j.written = j.pending[:0], j.pendingTx[:0], j.staged
 	j.flushDone.Broadcast()
 	return nil
 }
 
-func writeFile(path string, data []byte, sync bool) error {
+// writeSnapshot writes a whole saved pool to w: the magic, a record of
+// each of txs (once per hash) and the staged records still pooled that
+// txs lacks; inFile gets their hashes. REQUIRES: j.mu held.
+func (j *Journal) writeSnapshot(w io.Writer, txs []*transaction.Transaction, inFile map[util.Uint256]struct{}) error {
+	if _, err := io.WriteString(w, journalMagic); err != nil {
+		return err
+	}
+	bw := nio.NewBufBinWriter() // one record at a time: the file is not built in memory
+	for _, tx := range txs {
+		if _, ok := inFile[tx.Hash()]; ok {
+			continue
+		}
+		inFile[tx.Hash()] = struct{}{}
+		rec, err := encodeRecord(bw, tx)
+		if err != nil {
+			return err
+		}
+		if _, err = w.Write(rec); err != nil {
+			return err
+		}
+	}
+	return j.writePendingTo(w, inFile) // staged after txs was read: kept
+}
+
+// snapshotBuffer is the write buffer of a rewrite: a rewrite writes the
+// whole pool (tens of thousands of records under load) through it instead
+// of building the file in memory first.
+const snapshotBuffer = 64 << 10
+
+// writeFile creates the file at path with what fill writes, fsync'd with
+// sync, and returns its size. On error the file is removed.
+func writeFile(path string, sync bool, fill func(io.Writer) error) (int64, error) {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
-		return fmt.Errorf("%w: %w", ErrJournal, err)
+		return 0, fmt.Errorf("%w: %w", ErrJournal, err)
 	}
-	_, err = f.Write(data)
+	cw := &countingWriter{w: f}
+	bw := bufio.NewWriterSize(cw, snapshotBuffer)
+	err = fill(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
 	if err == nil && sync {
 		err = f.Sync()
 	}
 	if err = errors.Join(err, f.Close()); err != nil {
-		return fmt.Errorf("%w: %w", ErrJournal, errors.Join(err, os.Remove(path)))
+		return 0, fmt.Errorf("%w: %w", ErrJournal, errors.Join(err, os.Remove(path)))
 	}
-	return nil
+	return cw.n, nil
+}
+
+// countingWriter counts the bytes written through it.
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
 }
 
 func syncDir(dir string) error {

@@ -2,6 +2,7 @@ package mempool
 
 import (
 	"fmt"
+	"io"
 	"runtime"
 
 	"github.com/n3d-io/n3d/pkg/core/transaction"
@@ -130,10 +131,10 @@ func writeRecords(f interface {
 	return nil
 }
 
-// takePending appends to buf the staged records of transactions not in
-// inFile and not forgotten since, and adds those to inFile (REQUIRES:
-// j.mu held; the caller clears the staged records once buf is written).
-func (j *Journal) takePending(buf []byte, inFile map[util.Uint256]struct{}) []byte {
+// writePendingTo writes to w the staged records of transactions not in
+// inFile and still pooled, adding their hashes to inFile (a rewrite keeps
+// what was staged after its snapshot of the pool). REQUIRES: j.mu held.
+func (j *Journal) writePendingTo(w io.Writer, inFile map[util.Uint256]struct{}) error {
 	start := 0
 	for _, r := range j.pendingTx {
 		rec := j.pending[start:r.end]
@@ -145,9 +146,11 @@ func (j *Journal) takePending(buf []byte, inFile map[util.Uint256]struct{}) []by
 			continue
 		}
 		inFile[r.hash] = struct{}{}
-		buf = append(buf, rec...)
+		if _, err := w.Write(rec); err != nil {
+			return err
+		}
 	}
-	return buf
+	return nil
 }
 
 // Forget notes that the transaction h left the pool: its record no

@@ -2,6 +2,7 @@ package mempool
 
 import (
 	"fmt"
+	"maps"
 	"math/big"
 	"runtime"
 	"sync"
@@ -67,6 +68,8 @@ type Pool struct {
 	conflicts map[util.Uint256][]*item
 	fees      feeContext
 	epoch     uint64 // UpdateForBlock rounds, stamps item verdicts
+	peak      int    // most entries byHash held since it was made
+	remakes   int    // times byHash was made again (tests)
 
 	updMu sync.Mutex // serialises UpdateForBlock
 
@@ -231,6 +234,7 @@ func (p *Pool) Top(n int) []*transaction.Transaction {
 // insertLocked adds it to every index (REQUIRES: mu).
 func (p *Pool) insertLocked(it *item) {
 	p.byHash[it.hash] = it
+	p.peak = max(p.peak, len(p.byHash))
 	p.list.insert(it)
 	p.fees.add(it)
 	p.indexConflictsLocked(it)
@@ -245,6 +249,25 @@ func (p *Pool) indexConflictsLocked(it *item) {
 			p.conflicts[h] = append(l, it)
 		}
 	}
+}
+
+// remakeMin is the fewest entries the hash index must have held to be
+// made again when it shrinks (smaller ones cost too little to bother).
+const remakeMin = 4096
+
+// shrinkLocked makes the hash index again once it holds a quarter of its
+// peak: Go's maps keep their room after deletions, so a burst that filled
+// the pool (50,000 transactions, ~2.5 MB of index) would otherwise keep
+// it for good. The copy is paid at most once per three quarters of the
+// peak removed. REQUIRES: mu.
+func (p *Pool) shrinkLocked() {
+	if p.peak < remakeMin || len(p.byHash) > p.peak/4 {
+		return
+	}
+	m := make(map[util.Uint256]*item, len(p.byHash))
+	maps.Copy(m, p.byHash)
+	p.byHash, p.peak = m, len(m)
+	p.remakes++
 }
 
 // removeLocked drops it from every index and reports whether it was

@@ -2,6 +2,7 @@ package mempool
 
 import (
 	"testing"
+	"unsafe"
 
 	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/util"
@@ -216,4 +217,10 @@ func TestReasonNames(t *testing.T) {
 	require.Equal(t, "Conflict", ReasonConflict.String())
 	require.EqualValues(t, 2, ReasonConflict)
 	require.Equal(t, "Unknown", Reason(99).String())
+}
+
+// TestEventSize: an event is two words (the saved pool's subscription
+// buffers more events than the pool holds transactions).
+func TestEventSize(t *testing.T) {
+	require.Equal(t, 2*unsafe.Sizeof(uintptr(0)), unsafe.Sizeof(Event{}))
 }

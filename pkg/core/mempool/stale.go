@@ -149,5 +149,6 @@ func (p *Pool) rebuildLocked(epoch uint64, checked bool) {
 	if len(evs) > 0 {
 		p.list.rebuild(keep)
 	}
+	p.shrinkLocked()
 	p.publishLocked(evs)
 }

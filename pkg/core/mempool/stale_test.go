@@ -198,3 +198,30 @@ func TestConcurrentAddRemove(t *testing.T) {
 		require.True(t, p.Contains(h))
 	}
 }
+
+// TestIndexShrinksAfterBurst: the hash index of a pool a burst filled is
+// made again once a quarter of the burst is left (Go's maps keep their
+// room after deletions), not before, and the pool stays whole.
+func TestIndexShrinksAfterBurst(t *testing.T) {
+	n := 2 * remakeMin
+	p, l := newPool(t, n)
+	txs := make([]*transaction.Transaction, n)
+	for i := range txs {
+		txs[i] = txSpec{nonce: uint32(i + 1), signers: []util.Uint160{acc(i % 7)}, netFee: 100}.build()
+		require.NoError(t, add(p, l, txs[i]))
+	}
+	require.Equal(t, n, p.peak)
+	p.UpdateForBlock(txs[:n/2], nil)
+	require.Zero(t, p.remakes, "half the peak left")
+	p.UpdateForBlock(txs[n/2:n-n/4-1], nil)
+	require.Zero(t, p.remakes, "just above a quarter")
+	p.UpdateForBlock(txs[n-n/4-1:n-10], nil)
+	require.Equal(t, 1, p.remakes)
+	require.Equal(t, 10, p.peak)
+	checkInvariants(t, p)
+	for _, tx := range txs[n-10:] {
+		require.True(t, p.Contains(tx.Hash()))
+	}
+	require.NoError(t, add(p, l, txSpec{nonce: uint32(n + 1), netFee: 100}.build()))
+	checkInvariants(t, p)
+}

@@ -64,13 +64,13 @@ func TestSigCache(t *testing.T) {
 	sig := priv.SignHash(d1)
 	sc := NewSigCache(4)
 	require.True(t, sc.Verify(pub, sig, d1[:]))
-	_, ok := sc.ok.get(sigID(pub, sig, d1[:]))
+	_, ok := sc.ok.get(sc.sigID(pub, sig, d1[:]))
 	require.True(t, ok, "success remembered")
 	require.True(t, sc.Verify(pub, sig, d1[:]))
 	require.False(t, sc.Verify(pub, sig, d2[:]))
-	_, ok = sc.fail.get(sigID(pub, sig, d2[:]))
+	_, ok = sc.fail.get(sc.sigID(pub, sig, d2[:]))
 	require.True(t, ok, "failure remembered")
-	_, ok = sc.ok.get(sigID(pub, sig, d2[:]))
+	_, ok = sc.ok.get(sc.sigID(pub, sig, d2[:]))
 	require.False(t, ok, "failure not among the successes")
 	require.False(t, sc.Verify(pub, sig, d2[:]), "remembered failure")
 	require.False(t, sc.Verify(pub, sig, d1[:31]), "digest length is part of the identity")
@@ -80,4 +80,19 @@ func TestSigCache(t *testing.T) {
 	require.NoError(t, err)
 	require.False(t, sc.Verify(other.PublicKey(), sig, d1[:]))
 	require.NotNil(t, NewSigCache(0))
+}
+
+// TestSigCacheSalted checks that identifiers are stable within a cache and
+// differ between caches: each has its own secret salt, so nobody outside
+// can compute (and aim collisions at) the 128-bit identifiers.
+func TestSigCacheSalted(t *testing.T) {
+	priv, err := NewPrivateKey()
+	require.NoError(t, err)
+	pub := priv.PublicKey()
+	d := sha256.Sum256([]byte("a"))
+	sig := priv.SignHash(d)
+	a, b := NewSigCache(4), NewSigCache(4)
+	require.NotEqual(t, a.salt, b.salt)
+	require.Equal(t, a.sigID(pub, sig, d[:]), a.sigID(pub, sig, d[:]))
+	require.NotEqual(t, a.sigID(pub, sig, d[:]), b.sigID(pub, sig, d[:]))
 }

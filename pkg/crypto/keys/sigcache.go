@@ -1,6 +1,7 @@
 package keys
 
 import (
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/binary"
 )
@@ -15,10 +16,25 @@ import (
 // check, each time the witness is checked. Failures are kept apart, in a
 // generation a quarter of the size, so a flood of bad signatures cannot
 // evict the successes. Safe for concurrent use.
+//
+// An entry is a 128-bit identifier of (key, signature, digest): SHA-256
+// over a secret random salt of the cache and the three, cut to 16 bytes.
+// A whole digest would double the cache (it holds a pool's worth of
+// successes, two generations of MemPoolSize by default); the salt keeps
+// the cut safe: without it nobody can compute identifiers, so an invalid
+// signature passes for a remembered one only by chance, with a
+// probability of at most entries/2^128 per try.
 type SigCache struct {
-	ok   *genCache[[sha256.Size]byte, struct{}]
-	fail *genCache[[sha256.Size]byte, struct{}]
+	salt [sigSaltLen]byte
+	ok   *genCache[sigKey, struct{}]
+	fail *genCache[sigKey, struct{}]
 }
+
+// sigKey identifies a checked signature in a SigCache.
+type sigKey [16]byte
+
+// sigSaltLen is the length of a SigCache's secret salt.
+const sigSaltLen = 32
 
 // NewSigCache makes a cache that holds between size and 2*size successes
 // and between size/4 and size/2 failures.
@@ -26,10 +42,12 @@ func NewSigCache(size int) *SigCache {
 	if size < 1 {
 		size = 1
 	}
-	return &SigCache{
-		ok:   newGenCache[[sha256.Size]byte, struct{}](size),
-		fail: newGenCache[[sha256.Size]byte, struct{}](max(size/4, 1)),
+	s := &SigCache{
+		ok:   newGenCache[sigKey, struct{}](size),
+		fail: newGenCache[sigKey, struct{}](max(size/4, 1)),
 	}
+	rand.Read(s.salt[:]) // never fails (crypto/rand panics instead)
+	return s
 }
 
 // Verify is p.Verify(sig, digest), answered from the cache when this exact
@@ -38,7 +56,7 @@ func (s *SigCache) Verify(p *PublicKey, sig, digest []byte) bool {
 	if !p.set || len(sig) != SignatureLen {
 		return false
 	}
-	id := sigID(p, sig, digest)
+	id := s.sigID(p, sig, digest)
 	if _, ok := s.ok.get(id); ok {
 		return true
 	}
@@ -53,18 +71,21 @@ func (s *SigCache) Verify(p *PublicKey, sig, digest []byte) bool {
 	return true
 }
 
-// sigID identifies (curve, key, signature, digest) unambiguously: every part
-// but the digest has a fixed length, and the digest's length is included.
-func sigID(p *PublicKey, sig, digest []byte) [sha256.Size]byte {
-	var buf [1 + CompressedLen + SignatureLen + 4]byte
-	buf[0] = byte(p.curve)
-	copy(buf[1:], p.comp[:])
-	copy(buf[1+CompressedLen:], sig)
-	binary.LittleEndian.PutUint32(buf[1+CompressedLen+SignatureLen:], uint32(len(digest)))
+// sigID identifies (curve, key, signature, digest) under the cache's salt:
+// the input is unambiguous, every part but the digest has a fixed length
+// and the digest's length is included.
+func (s *SigCache) sigID(p *PublicKey, sig, digest []byte) sigKey {
+	var buf [sigSaltLen + 1 + CompressedLen + SignatureLen + 4]byte
+	copy(buf[:], s.salt[:])
+	b := buf[sigSaltLen:]
+	b[0] = byte(p.curve)
+	copy(b[1:], p.comp[:])
+	copy(b[1+CompressedLen:], sig)
+	binary.LittleEndian.PutUint32(b[1+CompressedLen+SignatureLen:], uint32(len(digest)))
 	h := sha256.New()
 	h.Write(buf[:])
 	h.Write(digest)
-	var id [sha256.Size]byte
-	h.Sum(id[:0])
-	return id
+	var sum [sha256.Size]byte
+	h.Sum(sum[:0])
+	return sigKey(sum[:len(sigKey{})])
 }

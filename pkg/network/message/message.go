@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 
+	"github.com/n3d-io/n3d/pkg/core/block"
 	"github.com/n3d-io/n3d/pkg/io"
 )
 
@@ -164,6 +165,12 @@ func (m *Message) decode(flags Flags, cmd Command, wire []byte, opts Options) er
 	if len(m.raw) == 0 {
 		return fmt.Errorf("%w: %s", ErrEmptyPayload, cmd)
 	}
+	if cmd == CmdBlock && opts.KnownBlock != nil {
+		if h := knownBlockHeader(m.raw, opts); h != nil {
+			m.Payload = h
+			return nil
+		}
+	}
 	p := newPayload()
 	if sr, ok := p.(stateRootSetter); ok && opts.StateRootInHeader {
 		sr.SetStateRootInHeader(true)
@@ -186,6 +193,26 @@ type Options struct {
 	// StateRootInHeader: block headers carry the previous state root
 	// (neo-go's extension); applies to block, headers and merkleblock.
 	StateRootInHeader bool
+	// KnownBlock, when set, is asked for the index of each block message:
+	// for true, only the block's header is decoded (the payload is then a
+	// *block.Header, the command still CmdBlock). A node gets each new
+	// block from most of its peers as they relay it, after it has the
+	// block itself: decoding thousands of transactions (and hashing each)
+	// to drop them costs memory and CPU for nothing.
+	KnownBlock func(index uint32) bool
+}
+
+// knownBlockHeader returns the header of the block in raw when
+// opts.KnownBlock says the node has a block at its index, nil otherwise
+// (a header that does not decode too: the full decoding reports it).
+func knownBlockHeader(raw []byte, opts Options) *block.Header {
+	h := &block.Header{StateRootEnabled: opts.StateRootInHeader}
+	r := io.NewBinReaderFromBuf(raw)
+	h.DecodeBinary(r)
+	if r.Err != nil || !opts.KnownBlock(h.Index) {
+		return nil
+	}
+	return h
 }
 
 // stateRootSetter is implemented by the payloads holding block headers.
