@@ -23,6 +23,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"time"
 	"unsafe"
@@ -71,6 +72,12 @@ type Store struct {
 	// log holds PutSync's records until a commit folds them (nil when
 	// read-only); see synclog.go.
 	log *synclog
+	// fold serializes change sets from the sync log's seal to its folded
+	// bookkeeping after the commit. bbolt's writer lock ends with the
+	// commit: without this, a change set could seal (and write back) the
+	// records an earlier one had just committed, deleted, and not yet
+	// forgotten, bringing deleted records back.
+	fold sync.Mutex
 }
 
 // initialMmapSize is the address space mapped at open (not memory, not
@@ -260,6 +267,10 @@ func (s *Store) PutChangeSet(puts map[string][]byte, dels map[string]struct{}) e
 		sealed map[string][]byte
 		gen    uint64
 	)
+	if s.log != nil {
+		s.fold.Lock()
+		defer s.fold.Unlock()
+	}
 	err := mapErr(s.db.Update(func(tx *bolt.Tx) error {
 		// Sealed under bbolt's writer lock, so folds commit in the
 		// order of their generations.
