@@ -5,8 +5,9 @@
 //
 // Writes from PutChangeSet go through one goleveldb batch: the batch is a
 // single journal record, so after a crash either the whole changeset is
-// visible or none of it is. Use it through storage.New; the type does not
-// leak goleveldb types.
+// visible or none of it is. PutSync goes to a side file first and
+// reaches LevelDB with the next change set (synclog.go). Use it through
+// storage.New; the type does not leak goleveldb types.
 package leveldb
 
 import (
