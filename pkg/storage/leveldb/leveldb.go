@@ -75,18 +75,20 @@ const DefaultWriteBuffer = 4 * opt.MiB
 // are hashes (transactions, application logs, MPT nodes), spread over
 // the whole key space, so every level-0 table overlaps every level-1
 // table and each level-0 compaction rewrites all of level 1 (up to its
-// 100 MiB target) to merge a few MiB. Waiting for 8 flushed memtables
-// instead of 4 merges twice as much per rewrite: half the compaction
-// writes (and their snappy, CRC and buffer churn) for a loaded node, at
-// any database size. The price is up to 8 more level-0 tables a read
-// may look in (each a bloom-filter probe for a key it does not hold).
-// The write triggers keep their ratios to it: goleveldb delays each
-// write by 1 ms from 16 level-0 tables and stops writes at 24, 8 and 16
-// flushes past a due compaction (a loaded node flushes a memtable every
-// second or two), so the block log's synchronous writes do not wait
-// behind them more often than before (docs/benchmarks-storage.md,
-// LevelDB compaction).
-const DefaultL0Trigger = 8
+// 100 MiB target) to merge a few MiB: the compaction bytes of a growing
+// database go as its size squared over the level-0 data merged per
+// compaction. Waiting for 16 flushed memtables instead of 4 merges four
+// times as much per rewrite (a 500k-transfer neo-bench load: 1.2 GB of
+// compaction writes at 4, ~0.6 at 8, ~0.25-0.35 at 16). The price is
+// more level-0 tables a read may look in (each a bloom-filter probe for a
+// key it does not hold); the chain's own transaction filter and the write
+// cache answer most of a loaded node's reads before LevelDB. The write
+// triggers keep their ratios to it: goleveldb delays each write by 1 ms
+// from 32 level-0 tables and stops writes at 48, 16 and 32 flushes past
+// a due compaction (a loaded node flushes a memtable every second or
+// two), and the block log's synchronous writes no longer go through
+// LevelDB (synclog.go) (docs/benchmarks-storage.md, LevelDB compaction).
+const DefaultL0Trigger = 16
 
 // Store is a LevelDB-backed storage.Store. It is safe for concurrent use.
 //
