@@ -16,9 +16,9 @@
 //   - Snapshot: a private change layer over a parent Store, committed into
 //     it or discarded.
 //
-// PutDurable writes one key fsync'd (SyncPutter: LevelDB's sync write,
-// BoltDB's commit), for records that must survive a power loss (the
-// chain's block log). IsNoSpace recognises a full disk; SidecarPath names
+// PutDurable writes one key fsync'd (SyncPutter: both backends append it
+// to a side file, internal/synclog, folded into their next change set),
+// for records that must survive a power loss (the chain's block log). IsNoSpace recognises a full disk; SidecarPath names
 // files kept next to the database (the saved transaction pool).
 // MemCachedStore.Abandon closes a cache without writing its live layer.
 // WriteRecoverer (LevelDB: reopen the database, whose journal keeps failing

@@ -5,8 +5,9 @@
 //
 // Writes from PutChangeSet go through one goleveldb batch: the batch is a
 // single journal record, so after a crash either the whole changeset is
-// visible or none of it is. Use it through storage.New; the type does not
-// leak goleveldb types.
+// visible or none of it is. PutSync goes to a side file first and
+// reaches LevelDB with the next change set (synclog.go). Use it through
+// storage.New; the type does not leak goleveldb types.
 package leveldb
 
 import (
@@ -18,9 +19,11 @@ import (
 	"unsafe"
 
 	"github.com/n3d-io/n3d/pkg/storage/internal/kv"
+	"github.com/n3d-io/n3d/pkg/storage/internal/synclog"
 	"github.com/syndtr/goleveldb/leveldb"
 	lerrors "github.com/syndtr/goleveldb/leveldb/errors"
 	"github.com/syndtr/goleveldb/leveldb/filter"
+	"github.com/syndtr/goleveldb/leveldb/iterator"
 	"github.com/syndtr/goleveldb/leveldb/opt"
 	"github.com/syndtr/goleveldb/leveldb/util"
 )
@@ -72,18 +75,20 @@ const DefaultWriteBuffer = 4 * opt.MiB
 // are hashes (transactions, application logs, MPT nodes), spread over
 // the whole key space, so every level-0 table overlaps every level-1
 // table and each level-0 compaction rewrites all of level 1 (up to its
-// 100 MiB target) to merge a few MiB. Waiting for 8 flushed memtables
-// instead of 4 merges twice as much per rewrite: half the compaction
-// writes (and their snappy, CRC and buffer churn) for a loaded node, at
-// any database size. The price is up to 8 more level-0 tables a read
-// may look in (each a bloom-filter probe for a key it does not hold).
-// The write triggers keep their ratios to it: goleveldb delays each
-// write by 1 ms from 16 level-0 tables and stops writes at 24, 8 and 16
-// flushes past a due compaction (a loaded node flushes a memtable every
-// second or two), so the block log's synchronous writes do not wait
-// behind them more often than before (docs/benchmarks-storage.md,
-// LevelDB compaction).
-const DefaultL0Trigger = 8
+// 100 MiB target) to merge a few MiB: the compaction bytes of a growing
+// database go as its size squared over the level-0 data merged per
+// compaction. Waiting for 16 flushed memtables instead of 4 merges four
+// times as much per rewrite (a 500k-transfer neo-bench load: 1.2 GB of
+// compaction writes at 4, ~0.6 at 8, ~0.25-0.35 at 16). The price is
+// more level-0 tables a read may look in (each a bloom-filter probe for a
+// key it does not hold); the chain's own transaction filter and the write
+// cache answer most of a loaded node's reads before LevelDB. The write
+// triggers keep their ratios to it: goleveldb delays each write by 1 ms
+// from 32 level-0 tables and stops writes at 48, 16 and 32 flushes past
+// a due compaction (a loaded node flushes a memtable every second or
+// two), and the block log's synchronous writes no longer go through
+// LevelDB (synclog.go) (docs/benchmarks-storage.md, LevelDB compaction).
+const DefaultL0Trigger = 16
 
 // Store is a LevelDB-backed storage.Store. It is safe for concurrent use.
 //
@@ -100,6 +105,16 @@ type Store struct {
 	readOnly bool
 	path     string
 	opts     *opt.Options
+
+	// The side file of PutSync (synclog.go); nil when read-only.
+	log   *synclog.Log
+	logID []byte
+	// foldMu orders change sets, so folds of the side file commit in the
+	// order of their generations.
+	foldMu sync.Mutex
+	// pending are the side file's unfolded records a read-only store
+	// found at open (Get and Seek show them).
+	pending map[string][]byte
 }
 
 // Open opens (creating it unless read-only) the LevelDB database in
@@ -136,6 +151,9 @@ func Open(o Options) (*Store, error) {
 	if err := kv.CheckMarker(s, BackendName, o.ReadOnly); err != nil {
 		return nil, errors.Join(fmt.Errorf("storage/leveldb: %s: %w", o.DataDirectoryPath, err), mapErr(db.Close()))
 	}
+	if err := s.openSynclog(); err != nil {
+		return nil, errors.Join(err, mapErr(db.Close()))
+	}
 	return s, nil
 }
 
@@ -159,6 +177,17 @@ func mapErr(err error) error {
 // Get returns the value of key or storage.ErrKeyNotFound. The returned
 // slice belongs to the caller.
 func (s *Store) Get(key []byte) ([]byte, error) {
+	if s.log != nil {
+		if v, ok := s.log.Get(key); ok {
+			return append([]byte{}, v...), nil
+		}
+	}
+	if v, ok := s.pending[string(key)]; ok {
+		return append([]byte{}, v...), nil
+	}
+	if len(key) != 0 && isFoldKey(key) {
+		return nil, kv.ErrKeyNotFound
+	}
 	s.enter()
 	defer s.exit()
 	v, err := s.db.Get(key, nil)
@@ -173,6 +202,9 @@ func (s *Store) Put(key, value []byte) error {
 	if len(key) == 0 {
 		return kv.ErrEmptyKey
 	}
+	if err := s.foldFirst(key); err != nil {
+		return err
+	}
 	s.enter()
 	defer s.exit()
 	return mapErr(s.db.Put(key, value, nil))
@@ -180,13 +212,18 @@ func (s *Store) Put(key, value []byte) error {
 
 // Delete removes key; deleting an absent key is not an error.
 func (s *Store) Delete(key []byte) error {
+	if err := s.foldFirst(key); err != nil {
+		return err
+	}
 	s.enter()
 	defer s.exit()
 	return mapErr(s.db.Delete(key, nil))
 }
 
 // PutChangeSet atomically deletes dels and then stores puts (a key in both
-// ends up stored). Neither the maps nor the values are retained.
+// ends up stored). Neither the maps nor the values are retained. The
+// batch also folds the side file's records written before the call
+// (synclog.go); when it does, it is written with a journal sync.
 //
 // The batch is written in key order: LevelDB inserts it into its
 // memtable, a skip list, and a sorted insertion finds each key's place
@@ -221,9 +258,28 @@ func (s *Store) PutChangeSet(puts map[string][]byte, dels map[string]struct{}) e
 	for _, k := range keys {
 		b.Put(view(k), puts[k])
 	}
+	s.foldMu.Lock()
+	defer s.foldMu.Unlock()
+	var (
+		wo     *opt.WriteOptions
+		gen    uint64
+		folded bool
+	)
+	if s.log != nil {
+		if gen, folded = s.sealInto(b, puts, dels); folded {
+			wo = &opt.WriteOptions{Sync: true}
+		}
+	}
+	if b.Len() == 0 {
+		return nil
+	}
 	s.enter()
-	defer s.exit()
-	return mapErr(s.db.Write(b, nil))
+	err := mapErr(s.db.Write(b, wo))
+	s.exit()
+	if err != nil || !folded {
+		return err
+	}
+	return s.log.Folded(gen)
 }
 
 // view is the bytes of s without a copy, for Batch.Put and Batch.Delete,
@@ -235,39 +291,92 @@ func view(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
 // valid only during the call. Iteration runs over a consistent snapshot.
 func (s *Store) Seek(rng kv.SeekRange, fn func(k, v []byte) bool) error {
 	lo, hi := kv.Bounds(rng)
+	if s.log != nil && s.log.Overlaps(lo, hi) {
+		// Rare (the block log is read at Open, after its fold): commit
+		// the records first so the walk finds them in LevelDB.
+		if err := s.PutChangeSet(nil, nil); err != nil {
+			return err
+		}
+	}
+	pend := s.pendingIn(lo, hi)
+	if rng.Backwards {
+		slices.Reverse(pend)
+	}
 	s.enter()
 	defer s.exit()
 	it := s.db.NewIterator(&util.Range{Start: lo, Limit: hi}, nil)
-	if rng.Backwards {
-		for ok := it.Last(); ok && fn(it.Key(), it.Value()); ok = it.Prev() {
-		}
-	} else {
-		for ok := it.First(); ok && fn(it.Key(), it.Value()); ok = it.Next() {
-		}
-	}
+	s.walk(it, pend, rng.Backwards, fn)
 	err := it.Error()
 	it.Release()
 	return mapErr(err)
 }
 
-// Close closes the database.
+// walk hands fn the iterator's entries merged with the read-only store's
+// pending records (in the walk's order; a pending record hides the stored
+// value of its key), without foldKey, until fn returns false.
+func (s *Store) walk(it iterator.Iterator, pend []string, back bool, fn func(k, v []byte) bool) {
+	step := it.Next
+	ok := it.First()
+	if back {
+		step = it.Prev
+		ok = it.Last()
+	}
+	for ok || len(pend) != 0 {
+		switch {
+		case len(pend) != 0 && (!ok || (pend[0] < string(it.Key())) != back && pend[0] != string(it.Key())):
+			if !fn([]byte(pend[0]), s.pending[pend[0]]) {
+				return
+			}
+			pend = pend[1:]
+		case len(pend) != 0 && pend[0] == string(it.Key()):
+			if !fn([]byte(pend[0]), s.pending[pend[0]]) {
+				return
+			}
+			pend = pend[1:]
+			ok = step()
+		default:
+			if !isFoldKey(it.Key()) && !fn(it.Key(), it.Value()) {
+				return
+			}
+			ok = step()
+		}
+	}
+}
+
+// Close folds the side file's records into the database and closes it.
 func (s *Store) Close() error {
+	var err error
+	if s.log != nil && s.log.Pending() {
+		err = s.PutChangeSet(nil, nil)
+	}
 	s.handleMu.Lock()
 	defer s.handleMu.Unlock()
+	if s.closed {
+		return kv.ErrClosed
+	}
 	s.closed = true
-	return mapErr(s.db.Close())
+	if s.log != nil {
+		err = errors.Join(err, s.log.Close())
+	}
+	return errors.Join(err, mapErr(s.db.Close()))
 }
 
 // PutSync stores value under key and waits until the write is on stable
-// storage (the journal is fsync'd), for records that must survive a
-// power loss, not only a crash of the process.
+// storage, for records that must survive a power loss, not only a crash
+// of the process. The record goes to the side file (synclog.go) and
+// reaches LevelDB with the next PutChangeSet.
 func (s *Store) PutSync(key, value []byte) error {
 	if len(key) == 0 {
 		return kv.ErrEmptyKey
 	}
-	s.enter()
-	defer s.exit()
-	return mapErr(s.db.Put(key, value, &opt.WriteOptions{Sync: true}))
+	if s.log == nil {
+		return kv.ErrReadOnly
+	}
+	err := s.log.Put(key, value)
+	if errors.Is(err, synclog.ErrClosed) {
+		return kv.ErrClosed
+	}
+	return err
 }
 
 // RecoverWrites makes the store take writes again after a failed one (a

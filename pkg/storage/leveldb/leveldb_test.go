@@ -113,13 +113,13 @@ func TestCompactionOptionsInterchange(t *testing.T) {
 			require.Equal(t, v, got)
 		}
 	}
-	write(s.Put, 0, 3000) // ~0.6 MB: ~10 memtables of 64 KiB
+	write(s.Put, 0, 8000) // ~1.7 MB: ~26 memtables of 64 KiB, over DefaultL0Trigger
 	require.NoError(t, s.Close())
 
 	db, err := leveldb.OpenFile(dir, &opt.Options{WriteBuffer: 64 << 10})
 	require.NoError(t, err)
 	check(func(k []byte) ([]byte, error) { return db.Get(k, nil) })
-	write(func(k, v []byte) error { return db.Put(k, v, nil) }, 3000, 3000)
+	write(func(k, v []byte) error { return db.Put(k, v, nil) }, 8000, 3000)
 	require.NoError(t, db.Close())
 
 	s, err = Open(Options{DataDirectoryPath: dir})
