@@ -32,7 +32,8 @@ import (
 // PutChangeSet that folds records of generations up to g writes g under
 // foldedKey in the bucket synclogBucket in the same transaction, and
 // records of generations up to the folded one are ignored wherever they
-// are read. Open folds the records above it (a crash or power loss
+// are read. A change set holds Store.fold from its seal to the bookkeeping
+// after its commit, so the next one never seals records it just folded. Open folds the records above it (a crash or power loss
 // between a PutSync and the next commit), then empties the file. The file
 // starts with a header naming the database (idKey in synclogBucket), so a
 // log left beside a replaced database file is ignored.
