@@ -29,6 +29,7 @@ import (
 	"unsafe"
 
 	"github.com/n3d-io/n3d/pkg/storage/internal/kv"
+	"github.com/n3d-io/n3d/pkg/storage/internal/synclog"
 	bolt "go.etcd.io/bbolt"
 	berrors "go.etcd.io/bbolt/errors"
 )
@@ -71,7 +72,7 @@ type Store struct {
 	fillPercent float64
 	// log holds PutSync's records until a commit folds them (nil when
 	// read-only); see synclog.go.
-	log *synclog
+	log *synclog.Log
 	// fold serializes change sets from the sync log's seal to its folded
 	// bookkeeping after the commit. bbolt's writer lock ends with the
 	// commit: without this, a change set could seal (and write back) the
@@ -191,7 +192,7 @@ func mapErr(err error) error {
 // Get returns a copy of the value of key or storage.ErrKeyNotFound.
 func (s *Store) Get(key []byte) ([]byte, error) {
 	if s.log != nil {
-		if v, ok := s.log.get(key); ok {
+		if v, ok := s.log.Get(key); ok {
 			return append([]byte{}, v...), nil
 		}
 	}
@@ -228,7 +229,10 @@ func (s *Store) Put(key, value []byte) error {
 // foldFirst commits the sync log's records first when key has one, so a
 // Put or Delete of it lands after the logged value, not under it.
 func (s *Store) foldFirst(key []byte) error {
-	if s.log == nil || !s.log.has(key) {
+	if s.log == nil {
+		return nil
+	}
+	if _, ok := s.log.Get(key); !ok {
 		return nil
 	}
 	return s.PutChangeSet(nil, nil)
@@ -275,7 +279,7 @@ func (s *Store) PutChangeSet(puts map[string][]byte, dels map[string]struct{}) e
 		// Sealed under bbolt's writer lock, so folds commit in the
 		// order of their generations.
 		if s.log != nil {
-			sealed, gen = s.log.seal()
+			sealed, gen = s.log.Seal()
 		}
 		if err := foldSealed(tx, sealed, gen, puts, dels); err != nil {
 			return err
@@ -301,7 +305,7 @@ func (s *Store) PutChangeSet(puts map[string][]byte, dels map[string]struct{}) e
 		return err
 	}
 	if sealed != nil {
-		if err := s.log.folded(gen); err != nil {
+		if err := s.log.Folded(gen); err != nil {
 			return err
 		}
 	}
@@ -331,14 +335,14 @@ func (s *Store) Close() error {
 		return kv.ErrClosed
 	}
 	var err error
-	if s.log != nil && s.log.pending() {
+	if s.log != nil && s.log.Pending() {
 		err = s.PutChangeSet(nil, nil)
 	}
 	if s.closed.Swap(true) {
 		return kv.ErrClosed
 	}
 	if s.log != nil {
-		err = errors.Join(err, s.log.close())
+		err = errors.Join(err, s.log.Close())
 	}
 	return errors.Join(err, mapErr(s.db.Close()))
 }
@@ -354,5 +358,9 @@ func (s *Store) PutSync(key, value []byte) error {
 	if s.log == nil || s.closed.Load() {
 		return s.Put(key, value)
 	}
-	return s.log.put(key, value)
+	err := s.log.Put(key, value)
+	if errors.Is(err, synclog.ErrClosed) {
+		return kv.ErrClosed
+	}
+	return err
 }

@@ -48,7 +48,7 @@ func (c *chunk) full() bool {
 // other goroutines write meanwhile; fn runs outside any transaction.
 func (s *Store) Seek(rng kv.SeekRange, fn func(k, v []byte) bool) error {
 	lo, hi := kv.Bounds(rng)
-	if s.log != nil && s.log.overlaps(lo, hi) {
+	if s.log != nil && s.log.Overlaps(lo, hi) {
 		// Rare (the block log is read at Open, after its fold): commit
 		// the records first so the walk finds them in bbolt.
 		if err := s.PutChangeSet(nil, nil); err != nil {
