@@ -193,6 +193,9 @@ func (l *Log) Put(key, value []byte) error {
 		return errors.Join(fmt.Errorf("synclog: %w", err), l.f.Truncate(l.size))
 	}
 	l.size += n
+	if value == nil {
+		value = []byte{} // a stored empty value, as read back from the file
+	}
 	l.omu.Lock()
 	l.over[string(key)] = logged{val: value[:len(value):len(value)], gen: l.gen}
 	l.omu.Unlock()

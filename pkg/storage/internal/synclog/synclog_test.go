@@ -137,4 +137,8 @@ func TestPutWritesRecords(t *testing.T) {
 	v, ok := l.Get([]byte("block"))
 	require.True(t, ok)
 	require.Equal(t, big, v)
+	v, ok = l.Get([]byte("e"))
+	require.True(t, ok)
+	require.NotNil(t, v)
+	require.Empty(t, v)
 }
