@@ -16,7 +16,6 @@ import (
 	"os"
 	"slices"
 	"sync"
-	"sync/atomic"
 	"unsafe"
 
 	"github.com/n3d-io/n3d/pkg/storage/internal/kv"
@@ -116,16 +115,7 @@ type Store struct {
 	// pending are the side file's unfolded records a read-only store
 	// found at open (Get and Seek show them).
 	pending map[string][]byte
-	// spare is the last change set's batch, emptied, for the next one
-	// (nil while one is being built, or after one above maxSpareBatch).
-	spare atomic.Pointer[leveldb.Batch]
 }
-
-// maxSpareBatch bounds the encoded size of a batch kept for reuse: a node
-// under load writes one change set a second, and reusing its batch saves
-// allocating and zeroing a few MB each time; a rare huge one (a restore's)
-// is dropped.
-const maxSpareBatch = 16 << 20
 
 // Open opens (creating it unless read-only) the LevelDB database in
 // o.DataDirectoryPath and checks its format marker.
@@ -261,11 +251,7 @@ func (s *Store) PutChangeSet(puts map[string][]byte, dels map[string]struct{}) e
 		delKeys = append(delKeys, k)
 	}
 	slices.Sort(delKeys)
-	b := s.spare.Swap(nil)
-	if b == nil {
-		b = leveldb.MakeBatch(size)
-	}
-	defer s.keepBatch(b)
+	b := leveldb.MakeBatch(size)
 	for _, k := range delKeys {
 		b.Delete(view(k))
 	}
@@ -294,17 +280,6 @@ func (s *Store) PutChangeSet(puts map[string][]byte, dels map[string]struct{}) e
 		return err
 	}
 	return s.log.Folded(gen)
-}
-
-// keepBatch empties b, written (or refused) by LevelDB, which keeps no
-// reference to it, and keeps it for the next change set unless it is
-// large.
-func (s *Store) keepBatch(b *leveldb.Batch) {
-	if cap(b.Dump()) > maxSpareBatch {
-		return
-	}
-	b.Reset()
-	s.spare.Store(b)
 }
 
 // view is the bytes of s without a copy, for Batch.Put and Batch.Delete,
