@@ -9,7 +9,8 @@ import (
 // SyncPutter is a Store that can write one key durably: PutSync returns
 // once the value is on stable storage (fsync'd), so it survives a power
 // loss, not only a crash of the process. The LevelDB and BoltDB backends
-// implement it.
+// implement it. PutSync may keep value (the backends hold it in memory
+// until their next change set): the caller must not modify it afterwards.
 type SyncPutter interface {
 	PutSync(key, value []byte) error
 }
@@ -17,7 +18,7 @@ type SyncPutter interface {
 // PutDurable stores value under key in s and, when s is a SyncPutter,
 // waits until it is on stable storage. A store without durability (the
 // in-memory one) gets a plain Put: what it holds dies with the process
-// anyway.
+// anyway. value may be kept: do not modify it afterwards.
 func PutDurable(s Store, key, value []byte) error {
 	if sp, ok := s.(SyncPutter); ok {
 		return sp.PutSync(key, value)

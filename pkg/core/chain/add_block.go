@@ -1,6 +1,8 @@
 package chain
 
 import (
+	"time"
+
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -109,7 +111,10 @@ func (c *Chain) addBlock(b *block.Block, m addMode) error {
 	}
 	if err == nil {
 		// The block is made visible only once it is durable.
-		if err = logged(); err != nil {
+		t0 := time.Now()
+		err = logged()
+		c.metrics.logWait.Add(time.Since(t0).Seconds())
+		if err != nil {
 			c.storageFailed(err)
 			return blockError(&b.Header, errors.Join(err, blockDAO.Discard()))
 		}

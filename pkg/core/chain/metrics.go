@@ -11,7 +11,10 @@ import (
 // the height, the last block's time and interval, the transactions added,
 // the height handed to the store (block_height - persisted_height is the
 // persist lag: blocks held only in the write cache), the keys not yet
-// written (the database's backlog) and whether the store takes writes.
+// written (the database's backlog), whether the store takes writes, and
+// the time AddBlock waited for the store: for the block log's durable
+// write after the block was executed, and for room in the write cache's
+// queue of change sets being written (a store slower than the blocks).
 type metrics struct {
 	height    prometheus.Gauge
 	headers   prometheus.Gauge
@@ -22,6 +25,8 @@ type metrics struct {
 	pooledTxs prometheus.Counter
 	cached    prometheus.Gauge
 	storageOK prometheus.Gauge
+	logWait   prometheus.Counter
+	queueWait prometheus.Counter
 }
 
 func newMetrics(reg prometheus.Registerer) (*metrics, error) {
@@ -41,6 +46,10 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 			"Changed keys in the write cache not yet written to the database (being written included)."),
 		storageOK: s.Gauge("storage_ok",
 			"1 while the store takes writes; 0 while it refuses them and the chain accepts no blocks or transactions."),
+		logWait: s.Counter("block_log_wait_seconds_total",
+			"Time blocks waited, after their execution, for their block log record to be durable."),
+		queueWait: s.Counter("persist_wait_seconds_total",
+			"Time blocks waited to hand the write cache to the store (back-pressure: earlier change sets still being written)."),
 	}
 	return m, s.Err()
 }

@@ -206,7 +206,9 @@ func (c *Chain) persistCache(sync bool) error {
 		c.unlogged = false
 		return nil
 	}
+	t0 := time.Now()
 	_, err := c.cache.Persist()
+	c.metrics.queueWait.Add(time.Since(t0).Seconds())
 	return err
 }
 

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/metrics"
 	"strconv"
 	"strings"
 	"sync"
@@ -257,4 +259,94 @@ func BenchmarkGet(b *testing.B) {
 			b.ReportMetric(float64((cputime.Process()-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op")
 		})
 	}
+}
+
+// BenchmarkCommitMemory measures what one change set of random keys costs
+// the heap while bbolt commits it: bbolt materializes every leaf page the
+// keys touch as a node and writes each dirty page from a heap buffer, so a
+// commit's transient grows with the pages touched times the page size.
+// One op is one change set of perSet keys (values of 80–600 bytes, like
+// transactions, MPT nodes and execution results) into a prefilled file.
+// alloc-MB/op is what the op allocated, peak-MB the highest heap (objects)
+// seen above the level before the op (sampled every 200 µs), cpu-ms/op the
+// process CPU time. Variants: the page size of a new file.
+func BenchmarkCommitMemory(b *testing.B) {
+	const (
+		prefill = 200_000
+		perSet  = 30_000
+	)
+	for _, ps := range []int{4096, 2048, 8192} {
+		b.Run("page"+strconv.Itoa(ps), func(b *testing.B) {
+			s := openTuned(b, func(o *bolt.Options) { o.PageSize = ps })
+			r := rand.New(rand.NewPCG(1, 2))
+			set := func(n int) map[string][]byte {
+				puts := make(map[string][]byte, n)
+				for range n {
+					puts[string(randKey(r))] = make([]byte, 80+r.IntN(520))
+				}
+				return puts
+			}
+			for i := 0; i < prefill; i += 20_000 {
+				if err := s.PutChangeSet(set(20_000), nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+			var peak, alloc uint64
+			b.ResetTimer()
+			cpu0 := cputime.Process()
+			for range b.N {
+				b.StopTimer()
+				puts := set(perSet)
+				runtime.GC()
+				b.StartTimer()
+				p, a, err := heapDuring(func() error { return s.PutChangeSet(puts, nil) })
+				if err != nil {
+					b.Fatal(err)
+				}
+				peak, alloc = peak+p, alloc+a
+			}
+			cpu := cputime.Process() - cpu0
+			n := float64(b.N)
+			b.ReportMetric(float64(cpu.Microseconds())/1000/n, "cpu-ms/op")
+			b.ReportMetric(float64(alloc)/(1<<20)/n, "alloc-MB/op")
+			b.ReportMetric(float64(peak)/(1<<20)/n, "peak-MB")
+		})
+	}
+}
+
+// heapDuring runs fn and returns the highest heap (objects) seen above the
+// level at the start, sampled every 200 µs, and the bytes fn's process
+// allocated meanwhile.
+func heapDuring(fn func() error) (peak, alloc uint64, err error) {
+	read := func() (live, total uint64) {
+		ss := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/gc/heap/allocs:bytes"}}
+		metrics.Read(ss)
+		return ss[0].Value.Uint64(), ss[1].Value.Uint64()
+	}
+	base, total0 := read()
+	stop, done := make(chan struct{}), make(chan uint64)
+	go func() {
+		t := time.NewTicker(200 * time.Microsecond)
+		defer t.Stop()
+		var hi uint64
+		for {
+			if live, _ := read(); live > hi {
+				hi = live
+			}
+			select {
+			case <-stop:
+				done <- hi
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	err = fn()
+	close(stop)
+	hi := <-done
+	_, total := read()
+	if hi > base {
+		peak = hi - base
+	}
+	return peak, total - total0, err
 }

@@ -350,7 +350,8 @@ func (s *Store) Close() error {
 // PutSync stores value under key and returns once it is on stable
 // storage, without waiting for a commit in progress: the record goes to
 // the sync log (synclog.go) and reaches the bbolt file with the next
-// PutChangeSet. A read-only store refuses it like Put.
+// PutChangeSet. value is kept until then: do not modify it. A read-only
+// store refuses it like Put.
 func (s *Store) PutSync(key, value []byte) error {
 	if len(key) == 0 {
 		return kv.ErrEmptyKey

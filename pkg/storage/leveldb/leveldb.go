@@ -364,7 +364,8 @@ func (s *Store) Close() error {
 // PutSync stores value under key and waits until the write is on stable
 // storage, for records that must survive a power loss, not only a crash
 // of the process. The record goes to the side file (synclog.go) and
-// reaches LevelDB with the next PutChangeSet.
+// reaches LevelDB with the next PutChangeSet; value is kept until then:
+// do not modify it.
 func (s *Store) PutSync(key, value []byte) error {
 	if len(key) == 0 {
 		return kv.ErrEmptyKey

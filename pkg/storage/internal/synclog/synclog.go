@@ -174,27 +174,55 @@ func syncDir(dir string) error {
 	return errors.Join(d.Sync(), d.Close())
 }
 
-// Put appends key's record durably and makes it visible to Get. A failed
-// append is cut off again (it was never acknowledged).
+// Put appends key's record durably and makes it visible to Get. value is
+// kept, not copied, until the record is folded: the caller must not
+// modify it (the chain's block log hands over a block's fresh encoding,
+// so a block is held once, not twice). A failed append is cut off again
+// (it was never acknowledged).
 func (l *Log) Put(key, value []byte) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.f == nil {
 		return ErrClosed
 	}
-	rec := AppendRecord(nil, l.gen, key, value)
-	if _, err := l.f.WriteAt(rec, l.size); err != nil {
+	n, err := l.append(key, value)
+	if err == nil {
+		err = fdatasync(l.f)
+	}
+	if err != nil {
 		return errors.Join(fmt.Errorf("synclog: %w", err), l.f.Truncate(l.size))
 	}
-	if err := fdatasync(l.f); err != nil {
-		return errors.Join(fmt.Errorf("synclog: %w", err), l.f.Truncate(l.size))
+	l.size += n
+	if value == nil {
+		value = []byte{} // a stored empty value, as read back from the file
 	}
-	l.size += int64(len(rec))
-	val := rec[recHead+len(key) : len(rec)-4 : len(rec)-4]
 	l.omu.Lock()
-	l.over[string(key)] = logged{val: val, gen: l.gen}
+	l.over[string(key)] = logged{val: value[:len(value):len(value)], gen: l.gen}
 	l.omu.Unlock()
 	return nil
+}
+
+// append writes key's record at the end of the file, without copying
+// value: the head (lengths, generation, key), the value and the checksum
+// go out in three writes, which a torn append leaves as a record that
+// fails its length or checksum, like a torn single write. It returns the
+// record's length. REQUIRES: mu held.
+func (l *Log) append(key, value []byte) (int64, error) {
+	head := make([]byte, 0, recHead+len(key)+4)
+	head = binary.LittleEndian.AppendUint32(head, uint32(len(key)))
+	head = binary.LittleEndian.AppendUint32(head, uint32(len(value)))
+	head = binary.LittleEndian.AppendUint64(head, l.gen)
+	head = append(head, key...)
+	sum := crc32.Update(crc32.Checksum(head, castagnoli), castagnoli, value)
+	tail := binary.LittleEndian.AppendUint32(head[len(head):], sum)
+	off := l.size
+	for _, part := range [][]byte{head, value, tail} {
+		if _, err := l.f.WriteAt(part, off); err != nil {
+			return 0, err
+		}
+		off += int64(len(part))
+	}
+	return off - l.size, nil
 }
 
 // Get returns the logged value of key, if any (not a copy: read only).
