@@ -22,6 +22,7 @@ type extCache struct {
 	max   int
 	m     map[util.Uint256]*payload.Extensible // nil: expired, body dropped
 	order []util.Uint256
+	swept uint32 // height of the last sweep for expired bodies
 }
 
 func newExtCache(n int) *extCache {
@@ -33,9 +34,12 @@ func newExtCache(n int) *extCache {
 func (c *extCache) put(h util.Uint256, e *payload.Extensible, height uint32) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for k, old := range c.m {
-		if old != nil && old.ValidBlockEnd <= height {
-			c.m[k] = nil
+	if height != c.swept {
+		c.swept = height
+		for k, old := range c.m {
+			if old != nil && old.ValidBlockEnd <= height {
+				c.m[k] = nil
+			}
 		}
 	}
 	if _, ok := c.m[h]; ok {
