@@ -10,21 +10,38 @@ import (
 )
 
 // extCache keeps the most recent valid extensible payloads to answer
-// getdata; the oldest is evicted first.
+// getdata; the oldest is evicted first. A payload that has expired (the
+// chain reached its ValidBlockEnd: no node takes it any more) is not
+// served, and its body is let go at the next put, keeping only its hash
+// so it is still known (not fetched again when announced): a proposal
+// carries a hash per transaction of its block (200-600 KB under load,
+// twice, encoded and decoded), and the reference's pool drops expired
+// payloads at every block too.
 type extCache struct {
 	mu    sync.Mutex
 	max   int
-	m     map[util.Uint256]*payload.Extensible
+	m     map[util.Uint256]*payload.Extensible // nil: expired, body dropped
 	order []util.Uint256
+	swept uint32 // height of the last sweep for expired bodies
 }
 
 func newExtCache(n int) *extCache {
 	return &extCache{max: n, m: make(map[util.Uint256]*payload.Extensible, n)}
 }
 
-func (c *extCache) put(h util.Uint256, e *payload.Extensible) {
+// put adds e (hash h) at chain height height, dropping the bodies of the
+// payloads expired at that height.
+func (c *extCache) put(h util.Uint256, e *payload.Extensible, height uint32) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if height != c.swept {
+		c.swept = height
+		for k, old := range c.m {
+			if old != nil && old.ValidBlockEnd <= height {
+				c.m[k] = nil
+			}
+		}
+	}
 	if _, ok := c.m[h]; ok {
 		return
 	}
@@ -36,13 +53,24 @@ func (c *extCache) put(h util.Uint256, e *payload.Extensible) {
 	c.order = append(c.order, h)
 }
 
-func (c *extCache) get(h util.Uint256) *payload.Extensible {
+// get returns payload h if it is cached and still valid at height.
+func (c *extCache) get(h util.Uint256, height uint32) *payload.Extensible {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.m[h]
+	if e := c.m[h]; e != nil && height < e.ValidBlockEnd {
+		return e
+	}
+	return nil
 }
 
-func (c *extCache) has(h util.Uint256) bool { return c.get(h) != nil }
+// has reports whether payload h was cached (expired or not) and not yet
+// evicted.
+func (c *extCache) has(h util.Uint256) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, ok := c.m[h]
+	return ok
+}
 
 // maxInflight bounds the requested-hash set; beyond it hashes are
 // requested without being tracked (a duplicate request rather than a

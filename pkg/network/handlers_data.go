@@ -38,7 +38,7 @@ func (s *Server) handleGetData(p *peer, inv *payload.Inventory) error {
 			}
 			err = p.sendNew(qDirect, message.CmdBlock, b)
 		case payload.InvExtensible:
-			e := s.ext.get(h)
+			e := s.ext.get(h, s.cfg.Ledger.BlockHeight())
 			if e == nil {
 				continue
 			}

@@ -186,7 +186,7 @@ func (s *Server) txRelayLoop(ctx context.Context) {
 // payloads go on the high-priority queue to every peer.
 func (s *Server) RelayExtensible(e *payload.Extensible) {
 	h := e.Hash()
-	s.ext.put(h, e)
+	s.ext.put(h, e, s.cfg.Ledger.BlockHeight())
 	m, err := message.New(message.CmdInv, &payload.Inventory{Type: payload.InvExtensible, Hashes: []util.Uint256{h}})
 	if err != nil {
 		s.log.Error("building extensible inv", zap.Error(err))

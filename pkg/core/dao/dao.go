@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/n3d-io/n3d/pkg/io"
 	"github.com/n3d-io/n3d/pkg/storage"
 )
 
@@ -14,6 +15,10 @@ type DAO struct {
 	snap   *storage.Snapshot // non-nil for a private DAO
 	cache  *contractCache
 	keyBuf []byte // scratch for storage keys (stores do not keep keys)
+	// enc is the scratch encoder of transaction records, recs the arena
+	// they are copied into (stores keep values).
+	enc  *io.BufBinWriter
+	recs recordArena
 	// srInHeader: stored headers carry the previous state root
 	// (StateRootInHeader).
 	srInHeader bool

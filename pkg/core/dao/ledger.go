@@ -227,9 +227,15 @@ const blockExecSizeHint = 72
 // (nil allowed), and a conflict stub for every Conflicts attribute (for
 // the conflicting hash, and for that hash with each signer), unless a block
 // with that hash exists.
+//
+// The record is encoded in a buffer d reuses and copied, at its exact
+// size, into d's record arena (see recordArena).
 func (d *DAO) StoreAsTransaction(tx *transaction.Transaction, height uint32, aer *state.AppExecResult) error {
-	w := io.NewBufBinWriter()
-	w.Grow(1 + 4 + tx.Size() + execResultSizeHint)
+	if d.enc == nil {
+		d.enc = io.NewBufBinWriter()
+	}
+	w := d.enc
+	w.Reset()
 	w.WriteU8(storage.ExecTransaction)
 	w.WriteU32LE(height)
 	tx.EncodeBinary(w.BinWriter)
@@ -239,7 +245,11 @@ func (d *DAO) StoreAsTransaction(tx *transaction.Transaction, height uint32, aer
 	if w.Err != nil {
 		return fmt.Errorf("dao: encode tx: %w", w.Err)
 	}
-	if err := d.put(executableKey(tx.Hash()), w.Bytes()); err != nil {
+	h := tx.Hash()
+	key := append(d.scratch(0), byte(storage.DataExecutable))
+	key = append(key, h[:]...)
+	d.keyBuf = key[:0]
+	if err := d.put(key, d.recs.copy(w.Bytes())); err != nil {
 		return err
 	}
 	stub := make([]byte, conflictStubLen)

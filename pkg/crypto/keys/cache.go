@@ -49,11 +49,15 @@ func (c *genCache[K, V]) put(k K, v V) {
 }
 
 // putLocked stores v, rotating generations when the current one is full.
+// A new generation starts empty and grows as it fills, not at its full
+// size: the signature cache's generations are a mempool's worth of entries
+// (~1 MB each), its failure generations rarely fill, and a generation made
+// at full size is all live memory from the moment it replaces the old one.
 // REQUIRES: c.mu held.
 func (c *genCache[K, V]) putLocked(k K, v V) {
 	if c.cur == nil || len(c.cur) >= c.size {
 		c.old = c.cur
-		c.cur = make(map[K]V, c.size)
+		c.cur = make(map[K]V)
 	}
 	c.cur[k] = v
 }

@@ -2,6 +2,7 @@ package keys
 
 import (
 	"crypto/sha256"
+	"runtime"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -95,4 +96,26 @@ func TestSigCacheSalted(t *testing.T) {
 	require.NotEqual(t, a.salt, b.salt)
 	require.Equal(t, a.sigID(pub, sig, d[:]), a.sigID(pub, sig, d[:]))
 	require.NotEqual(t, a.sigID(pub, sig, d[:]), b.sigID(pub, sig, d[:]))
+}
+
+// TestGenerationGrowsAsItFills: starting a generation does not allocate
+// room for all of it (a signature cache's generation is ~1 MB and its
+// failure generation rarely fills).
+func TestGenerationGrowsAsItFills(t *testing.T) {
+	const size = 50000
+	c := newGenCache[sigKey, struct{}](size)
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	before := ms.TotalAlloc
+	for i := range 16 {
+		c.put(sigKey{byte(i)}, struct{}{})
+	}
+	runtime.ReadMemStats(&ms)
+	// A full-size generation of 16-byte keys takes ~1 MB; 16 entries a few KB.
+	require.Less(t, ms.TotalAlloc-before, uint64(size), "bytes allocated for 16 entries")
+	for i := range size {
+		c.put(sigKey{byte(i), byte(i >> 8), byte(i >> 16), 1}, struct{}{})
+	}
+	require.Len(t, c.old, size, "rotated once the generation was full")
+	require.Len(t, c.cur, 16)
 }
