@@ -209,7 +209,7 @@ func Open(cfg Config) (*Chain, error) {
 		c.exec = newInteropExecutor(c)
 		cfg.Natives.useHeaders(c)
 	}
-	c.sigs = keys.NewSigCache(sigCacheSizeFor(c.proto.MemPoolSize))
+	c.sigs = keys.NewSigCache(sigCacheSize)
 	c.hv = headerVerifier{magic: uint32(c.proto.Magic), validatorsAt: c.proto.ValidatorsCountAt,
 		vm: c.defaultWitnessVM(cfg.WitnessVM), sigs: c.sigs, stateRootInHeader: c.proto.StateRootInHeader}
 	bloom, err := bloomfilter.NewOptimal(uint64(cfg.BloomCapacity), 0.01)

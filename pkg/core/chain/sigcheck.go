@@ -14,23 +14,15 @@ import (
 
 // sigCacheSize is the least number of successful signature checks one
 // generation of the chain's signature cache holds (it keeps between this
-// and twice this, 32 bytes each): Restore's pre-verification runs at most
-// readAheadRecords blocks ahead, a few signatures each.
+// and twice this, 32 bytes each). The cache serves two readers: Restore's
+// pre-verification, which runs at most readAheadRecords blocks ahead (a few
+// signatures each), and a block's transactions that were verified once but
+// are not in the memory pool when the block comes. A block made of pooled
+// transactions does not need it: it trusts the pool's verification
+// (verify_pooled.go), so the cache is not sized to the pool (a generation
+// of 50k pooled transactions' signatures was ~2 MB of live heap, hardly
+// ever read under load).
 const sigCacheSize = 4096
-
-// sigCacheSizeFor is the generation size for a node whose memory pool holds
-// poolSize transactions: every pooled transaction's witness was checked
-// through the cache when it entered the pool, and a block with
-// VerifyTransactions checks them again against the same keys, signatures
-// and digests. With a generation as large as the pool, a block made of
-// pooled transactions finds all of them in the cache (the pool is at most
-// poolSize, the cache keeps at least that many of the latest successes)
-// instead of paying a second P-256 verification per transaction (about
-// 25% of the node's CPU under neo-bench load when it held 4-8k of 50k).
-// One generation costs about 40 bytes a slot: ~2 MB at the default 50k.
-func sigCacheSizeFor(poolSize int) int {
-	return max(sigCacheSize, poolSize)
-}
 
 // checkSig is pub.Verify(sig, digest), answered by cache (when not nil) if
 // this exact key, signature and digest verified before. The cache only
