@@ -20,9 +20,13 @@ import (
 	"go.uber.org/zap"
 )
 
-// DefaultBloomCapacity is the number of transactions the "is it on
-// chain?" filter is sized for (at a 1% false positive rate).
-const DefaultBloomCapacity = 4 << 20
+// DefaultBloomCapacity is the least number of transactions the "is it on
+// chain?" filter is sized for (at a 1% false positive rate; ~1.2 MB). At
+// open it is sized for twice the transactions the database holds when that
+// is more, so a chain outgrowing it between restarts only sees more false
+// positives (a database read each) until the next open. It was 4M (~4.8
+// MB of live heap) while a fresh or small chain never came near it.
+const DefaultBloomCapacity = 1 << 20
 
 // DefaultPersistInterval is the default Config.PersistInterval (neo-go
 // persists once a second too).
