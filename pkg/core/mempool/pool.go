@@ -135,18 +135,19 @@ func (p *Pool) Add(tx *transaction.Transaction, verifiedAt uint32) error {
 			return ErrOOM
 		}
 	}
-	var evs events
+	var buf [2]Event // the added one and an evicted one, without a heap slice
+	evs := events(buf[:0])
 	for _, v := range victims {
 		if p.removeLocked(v) {
-			evs.removed(v, ReasonConflict)
+			evs = append(evs, removedEvent(v, ReasonConflict))
 		}
 	}
 	p.insertLocked(it)
-	evs.added(it)
+	evs = append(evs, Event{Kind: TransactionAdded, Tx: it.tx})
 	for p.list.len() > p.cfg.Capacity {
 		low := p.list.last()
 		p.removeLocked(low)
-		evs.removed(low, ReasonCapacityExceeded)
+		evs = append(evs, removedEvent(low, ReasonCapacityExceeded))
 	}
 	p.publishLocked(evs)
 	return nil

@@ -106,7 +106,8 @@ func setDefault(v *int, d int) {
 }
 
 // flight is a transaction being processed and the SubmitWait callers
-// waiting for its verdict.
+// waiting for its verdict (in the inflight map, nil for one processed
+// inline that no other caller waits for).
 type flight struct {
 	waiters []chan error
 }
@@ -184,12 +185,12 @@ func (p *Pipeline) SubmitWait(ctx context.Context, tx *transaction.Transaction) 
 		return err
 	}
 	if inline {
-		p.process(job{tx: tx, hash: tx.Hash(), src: SourceLocal})
+		err := p.process(job{tx: tx, hash: tx.Hash(), src: SourceLocal})
 		p.mu.Lock()
 		p.inlineN--
 		p.mu.Unlock()
 		p.inlineWG.Done()
-		return <-done // finish sent the verdict (capacity 1)
+		return err
 	}
 	select {
 	case err := <-done:
@@ -202,6 +203,10 @@ func (p *Pipeline) SubmitWait(ctx context.Context, tx *transaction.Transaction) 
 // submitWait is submit for SubmitWait: when the pipeline runs and fewer
 // than Inline callers process theirs, tx is put in flight without being
 // queued and inline says the caller must process it.
+//
+// An inline transaction's flight is nil until another caller waits for
+// it too: the inline caller takes the verdict from process, so the common
+// case allocates neither a flight nor a channel.
 func (p *Pipeline) submitWait(tx *transaction.Transaction) (done chan error, inline bool, err error) {
 	if p.cfg.Inline > 0 && p.running.Load() {
 		h := tx.Hash()
@@ -210,12 +215,11 @@ func (p *Pipeline) submitWait(tx *transaction.Transaction) (done chan error, inl
 		}
 		p.mu.Lock()
 		if _, busy := p.inflight[h]; !busy && !p.stopped && !p.closing && p.inlineN < p.cfg.Inline {
-			done = make(chan error, 1)
-			p.inflight[h] = &flight{waiters: []chan error{done}}
+			p.inflight[h] = nil
 			p.inlineN++
 			p.inlineWG.Add(1)
 			p.mu.Unlock()
-			return done, true, nil
+			return nil, true, nil
 		}
 		p.mu.Unlock()
 	}
@@ -246,6 +250,10 @@ func (p *Pipeline) submit(src Source, tx *transaction.Transaction, wait bool) (c
 	if f, ok := p.inflight[h]; ok {
 		if !wait {
 			return nil, ErrInFlight
+		}
+		if f == nil { // processed inline, nobody waiting yet
+			f = &flight{}
+			p.inflight[h] = f
 		}
 		f.waiters = append(f.waiters, done)
 		return done, nil
@@ -287,7 +295,7 @@ func (p *Pipeline) Run(ctx context.Context) error {
 	for range p.cfg.Workers {
 		wg.Go(func() {
 			for j := range work {
-				p.process(j)
+				_ = p.process(j) // the verdict went to the waiters
 			}
 		})
 	}
@@ -343,8 +351,8 @@ func (p *Pipeline) dispatch(ctx context.Context, work chan<- job) {
 	}
 }
 
-// process verifies and pools one transaction.
-func (p *Pipeline) process(j job) {
+// process verifies and pools one transaction and returns the verdict.
+func (p *Pipeline) process(j job) error {
 	err := p.verifyAndAdd(j.tx)
 	if p.cfg.OnResult != nil {
 		p.cfg.OnResult(j.src, j.tx, err)
@@ -353,6 +361,7 @@ func (p *Pipeline) process(j job) {
 	if err == nil && (!p.cfg.RelayLocalOnly || j.src == SourceLocal) {
 		p.relay.add(j.hash)
 	}
+	return err
 }
 
 func (p *Pipeline) verifyAndAdd(tx *transaction.Transaction) error {
