@@ -72,6 +72,7 @@ type Pool struct {
 	remakes   int    // times byHash was made again (tests)
 
 	updMu sync.Mutex // serialises UpdateForBlock
+	snap  []*item    // UpdateForBlock's snapshot buffer, empty between rounds (updMu)
 
 	subscribers
 	nsubs atomic.Int32
