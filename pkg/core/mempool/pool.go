@@ -275,11 +275,20 @@ func (p *Pool) shrinkLocked() {
 // removeLocked drops it from every index and reports whether it was
 // pooled (REQUIRES: mu).
 func (p *Pool) removeLocked(it *item) bool {
+	if !p.unindexLocked(it) {
+		return false
+	}
+	p.list.remove(it)
+	return true
+}
+
+// unindexLocked drops it from every index but the ordered list and
+// reports whether it was pooled (REQUIRES: mu).
+func (p *Pool) unindexLocked(it *item) bool {
 	if p.byHash[it.hash] != it {
 		return false
 	}
 	delete(p.byHash, it.hash)
-	p.list.remove(it)
 	p.fees.remove(it)
 	p.unindexConflictsLocked(it)
 	return true

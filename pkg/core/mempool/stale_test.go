@@ -257,3 +257,38 @@ func TestUpdateForBlockNobodyLeaves(t *testing.T) {
 	require.False(t, p.Contains(victim.Hash()))
 	checkInvariants(t, p)
 }
+
+// TestUpdateForBlockLargeBlock: a block holding most of the pool leaves
+// it in one pass over the ordered list, with the same events and indexes
+// as one by one, conflicts included.
+func TestUpdateForBlockLargeBlock(t *testing.T) {
+	p, l := newPool(t, 1000)
+	var block, kept []*transaction.Transaction
+	for i := range 400 {
+		tx := txSpec{nonce: uint32(i), signers: []util.Uint160{acc(i % 7)}, netFee: int64(100 + i%13)}.build()
+		require.NoError(t, add(p, l, tx))
+		if i%5 == 0 {
+			kept = append(kept, tx)
+		} else {
+			block = append(block, tx)
+		}
+	}
+	// A pooled transaction naming one of the block's that was not pooled.
+	notPooled := txSpec{nonce: 5000, netFee: 1}.build()
+	namer := txSpec{nonce: 999, signers: []util.Uint160{acc(1)}, netFee: 100, confl: []util.Uint256{notPooled.Hash()}}.build()
+	require.NoError(t, add(p, l, namer))
+	sub := p.Subscribe(1000)
+	l.height.Store(1)
+	p.UpdateForBlock(append(block, notPooled), func(*transaction.Transaction) bool { return true })
+	removed := removedSet(drain(sub))
+	require.Len(t, removed, len(block)+1)
+	for _, tx := range block {
+		require.Equal(t, ReasonIncluded, removed[tx.Hash()])
+	}
+	require.Equal(t, ReasonConflict, removed[namer.Hash()])
+	require.ElementsMatch(t, hashes(kept), hashes(p.GetVerifiedTransactions()))
+	checkInvariants(t, p)
+	// The list still inserts and evicts in order.
+	require.NoError(t, add(p, l, txSpec{nonce: 6000, netFee: 50000}.build()))
+	checkInvariants(t, p)
+}
