@@ -46,6 +46,10 @@ func (n *Node) mempoolConfig() mempool.Config {
 	}
 }
 
+// inlineSubmits bounds the local submissions verified on their callers'
+// goroutines at once (txpipe.Config.Inline); more queue for the workers.
+const inlineSubmits = 64
+
 // pipelineConfig is the ingress pipeline's Config. Pooled transactions
 // are announced to peers through n.p2p once it is set.
 func (n *Node) pipelineConfig(pool *mempool.Pool) txpipe.Config {
@@ -71,6 +75,10 @@ func (n *Node) pipelineConfig(pool *mempool.Pool) txpipe.Config {
 		// hand (RPC), not what peers sent it.
 		RelayLocalOnly: !a.Relay,
 		Clock:          n.clock,
+		// RPC requests (and the oracle's and notary's submissions) wait
+		// for their verdict anyway: they verify on their own goroutine,
+		// sparing the hand-offs to a worker and back.
+		Inline: inlineSubmits,
 	}
 }
 

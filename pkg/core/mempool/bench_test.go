@@ -70,3 +70,16 @@ func BenchmarkUpdateForBlock(b *testing.B) {
 		p.RemoveStale(func(*transaction.Transaction) bool { return true })
 	}
 }
+
+// BenchmarkUpdateForBlockIncluded removes a block of 10,000 transactions
+// from a pool of 20,000 (a loaded node's pool holds a block or two).
+func BenchmarkUpdateForBlockIncluded(b *testing.B) {
+	txs := benchTxs(20000)
+	b.ReportAllocs()
+	for range b.N {
+		b.StopTimer()
+		p, _ := fullPool(b, txs)
+		b.StartTimer()
+		p.UpdateForBlock(txs[:10000], func(*transaction.Transaction) bool { return true })
+	}
+}

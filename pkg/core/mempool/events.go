@@ -117,7 +117,11 @@ func (e *events) added(it *item) {
 }
 
 func (e *events) removed(it *item, r Reason) {
-	*e = append(*e, Event{Kind: TransactionRemoved, Tx: it.tx, Reason: r})
+	*e = append(*e, removedEvent(it, r))
+}
+
+func removedEvent(it *item, r Reason) Event {
+	return Event{Kind: TransactionRemoved, Tx: it.tx, Reason: r}
 }
 
 // publishLocked delivers evs without blocking (REQUIRES: p.mu held for

@@ -23,6 +23,8 @@ type item struct {
 	// by one check worker, read under the pool lock after they finished.
 	epoch uint64
 	valid bool
+
+	gone bool // left the indexes, to leave the ordered list (under the pool lock)
 }
 
 func newItem(tx *transaction.Transaction) *item {

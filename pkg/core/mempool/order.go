@@ -142,6 +142,29 @@ func (o *ordered) appendTxs(dst []*transaction.Transaction, n int) []*transactio
 	return dst
 }
 
+// filter keeps the items keep accepts, in one pass: chunks are compacted
+// in place and empty ones dropped.
+func (o *ordered) filter(keep func(*item) bool) {
+	out := o.chunks[:0]
+	n := 0
+	for _, c := range o.chunks {
+		k := 0
+		for i := range c {
+			if keep(c[i].it) {
+				c[k] = c[i]
+				k++
+			}
+		}
+		clear(c[k:])
+		if k > 0 {
+			out = append(out, c[:k])
+			n += k
+		}
+	}
+	clear(o.chunks[len(out):])
+	o.chunks, o.n = out, n
+}
+
 // len is the number of items.
 func (o *ordered) len() int { return o.n }
 

@@ -125,3 +125,36 @@ func TestPriorityRules(t *testing.T) {
 	require.Equal(t, hashes(same), hashes(p2.GetVerifiedTransactions()))
 	require.Equal(t, hashes(same[:5]), hashes(p2.Top(5)))
 }
+
+// TestOrderedFilter drops random items in one pass, mixed with inserts
+// and removals, against a plain slice.
+func TestOrderedFilter(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	var (
+		o     ordered
+		naive []*item
+	)
+	for round := range 20 {
+		for i := range 500 {
+			it := newItem(randomTx(r, round*1000+i))
+			o.insert(it)
+			k := sort.Search(len(naive), func(j int) bool { return refHigher(it.tx, naive[j].tx) })
+			naive = slices.Insert(naive, k, it)
+		}
+		drop := map[*item]bool{}
+		for _, it := range naive {
+			if r.IntN(4) != 0 || round == 19 { // the last round drops all
+				drop[it] = true
+			}
+		}
+		o.filter(func(it *item) bool { return !drop[it] })
+		naive = slices.DeleteFunc(naive, func(it *item) bool { return drop[it] })
+		checkOrdered(t, &o, naive)
+		if len(naive) > 0 {
+			require.True(t, o.remove(naive[len(naive)/2]))
+			naive = slices.Delete(naive, len(naive)/2, len(naive)/2+1)
+			checkOrdered(t, &o, naive)
+		}
+	}
+	require.Zero(t, o.len())
+}

@@ -3,7 +3,6 @@ package mempool
 import (
 	"fmt"
 	"io"
-	"runtime"
 
 	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/util"
@@ -61,13 +60,10 @@ func (j *Journal) Flush() error {
 			j.flushDone.Wait()
 			continue
 		}
-		// Let the goroutines ready to run stage theirs first: one write
-		// then carries them all.
-		j.flushing = true
-		j.mu.Unlock()
-		runtime.Gosched()
-		j.mu.Lock()
-		j.flushing = false
+		// No yield before writing: on a busy node the yielding writer
+		// waited behind every runnable goroutine while all the callers
+		// waited for it. Records staged during a write go in the next
+		// one, which is where groups form under load.
 		if err := j.writePendingLocked(); err != nil {
 			return err
 		}

@@ -72,6 +72,7 @@ type Pool struct {
 	remakes   int    // times byHash was made again (tests)
 
 	updMu sync.Mutex // serialises UpdateForBlock
+	snap  []*item    // UpdateForBlock's snapshot buffer, empty between rounds (updMu)
 
 	subscribers
 	nsubs atomic.Int32
@@ -135,18 +136,19 @@ func (p *Pool) Add(tx *transaction.Transaction, verifiedAt uint32) error {
 			return ErrOOM
 		}
 	}
-	var evs events
+	var buf [2]Event // the added one and an evicted one, without a heap slice
+	evs := events(buf[:0])
 	for _, v := range victims {
 		if p.removeLocked(v) {
-			evs.removed(v, ReasonConflict)
+			evs = append(evs, removedEvent(v, ReasonConflict))
 		}
 	}
 	p.insertLocked(it)
-	evs.added(it)
+	evs = append(evs, Event{Kind: TransactionAdded, Tx: it.tx})
 	for p.list.len() > p.cfg.Capacity {
 		low := p.list.last()
 		p.removeLocked(low)
-		evs.removed(low, ReasonCapacityExceeded)
+		evs = append(evs, removedEvent(low, ReasonCapacityExceeded))
 	}
 	p.publishLocked(evs)
 	return nil
@@ -273,11 +275,20 @@ func (p *Pool) shrinkLocked() {
 // removeLocked drops it from every index and reports whether it was
 // pooled (REQUIRES: mu).
 func (p *Pool) removeLocked(it *item) bool {
+	if !p.unindexLocked(it) {
+		return false
+	}
+	p.list.remove(it)
+	return true
+}
+
+// unindexLocked drops it from every index but the ordered list and
+// reports whether it was pooled (REQUIRES: mu).
+func (p *Pool) unindexLocked(it *item) bool {
 	if p.byHash[it.hash] != it {
 		return false
 	}
 	delete(p.byHash, it.hash)
-	p.list.remove(it)
 	p.fees.remove(it)
 	p.unindexConflictsLocked(it)
 	return true

@@ -225,3 +225,70 @@ func TestIndexShrinksAfterBurst(t *testing.T) {
 	require.NoError(t, add(p, l, txSpec{nonce: uint32(n + 1), netFee: 100}.build()))
 	checkInvariants(t, p)
 }
+
+// TestUpdateForBlockNobodyLeaves: when every transaction passes its check
+// and every sender still pays for all of its own, the update keeps the fee
+// context and the Conflicts index as they were, and they stay exact: a
+// sender at its balance's limit is refused one more, a transaction naming
+// a pooled one still replaces it.
+func TestUpdateForBlockNobodyLeaves(t *testing.T) {
+	alice, bob := acc(1), acc(2)
+	p, l := newPool(t, 100)
+	var txs []*transaction.Transaction
+	for i := range 3 {
+		tx := txSpec{nonce: uint32(i), signers: []util.Uint160{alice}, netFee: 1000}.build()
+		txs = append(txs, tx)
+		require.NoError(t, add(p, l, tx))
+	}
+	victim := txSpec{nonce: 10, signers: []util.Uint160{bob}, netFee: 100}.build()
+	namer := txSpec{nonce: 11, signers: []util.Uint160{bob}, netFee: 100, confl: []util.Uint256{{9, 9}}}.build()
+	require.NoError(t, add(p, l, victim))
+	require.NoError(t, add(p, l, namer))
+	sub := p.Subscribe(100)
+	l.setBalance(alice, 2000) // exactly her two left after the block
+	l.height.Store(1)
+	p.UpdateForBlock([]*transaction.Transaction{txs[0]}, func(*transaction.Transaction) bool { return true })
+	require.Equal(t, map[util.Uint256]Reason{txs[0].Hash(): ReasonIncluded}, removedSet(drain(sub)))
+	require.Equal(t, 4, p.Count())
+	checkInvariants(t, p)
+	require.ErrorIs(t, add(p, l, txSpec{nonce: 21, signers: []util.Uint160{alice}, netFee: 1}.build()), ErrInsufficientFunds)
+	replacer := txSpec{nonce: 30, signers: []util.Uint160{bob}, netFee: 500, confl: []util.Uint256{victim.Hash()}}.build()
+	require.NoError(t, add(p, l, replacer))
+	require.False(t, p.Contains(victim.Hash()))
+	checkInvariants(t, p)
+}
+
+// TestUpdateForBlockLargeBlock: a block holding most of the pool leaves
+// it in one pass over the ordered list, with the same events and indexes
+// as one by one, conflicts included.
+func TestUpdateForBlockLargeBlock(t *testing.T) {
+	p, l := newPool(t, 1000)
+	var block, kept []*transaction.Transaction
+	for i := range 400 {
+		tx := txSpec{nonce: uint32(i), signers: []util.Uint160{acc(i % 7)}, netFee: int64(100 + i%13)}.build()
+		require.NoError(t, add(p, l, tx))
+		if i%5 == 0 {
+			kept = append(kept, tx)
+		} else {
+			block = append(block, tx)
+		}
+	}
+	// A pooled transaction naming one of the block's that was not pooled.
+	notPooled := txSpec{nonce: 5000, netFee: 1}.build()
+	namer := txSpec{nonce: 999, signers: []util.Uint160{acc(1)}, netFee: 100, confl: []util.Uint256{notPooled.Hash()}}.build()
+	require.NoError(t, add(p, l, namer))
+	sub := p.Subscribe(1000)
+	l.height.Store(1)
+	p.UpdateForBlock(append(block, notPooled), func(*transaction.Transaction) bool { return true })
+	removed := removedSet(drain(sub))
+	require.Len(t, removed, len(block)+1)
+	for _, tx := range block {
+		require.Equal(t, ReasonIncluded, removed[tx.Hash()])
+	}
+	require.Equal(t, ReasonConflict, removed[namer.Hash()])
+	require.ElementsMatch(t, hashes(kept), hashes(p.GetVerifiedTransactions()))
+	checkInvariants(t, p)
+	// The list still inserts and evicts in order.
+	require.NoError(t, add(p, l, txSpec{nonce: 6000, netFee: 50000}.build()))
+	checkInvariants(t, p)
+}

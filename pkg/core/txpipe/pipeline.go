@@ -71,13 +71,20 @@ type Config struct {
 	// StaleRetries bounds the verifications of a transaction the chain
 	// moved past while it was verified (default 3).
 	StaleRetries int
+	// Inline is how many SubmitWait callers may verify and pool their
+	// transaction on their own goroutine at once while the pipeline
+	// runs, instead of queueing it for a worker; the others queue. A
+	// caller that waits anyway (an RPC request) then pays no hand-off to
+	// the dispatcher, a worker and back. Zero (the default) queues every
+	// transaction.
+	Inline int
 }
 
 func (c *Config) validate() error {
 	if c.Verifier == nil || c.Pool == nil {
 		return fmt.Errorf("%w: a verifier and a pool are required", ErrBadConfig)
 	}
-	if c.Workers < 0 || c.PerSource < 0 || c.MaxQueued < 0 || c.SeenWindow < 0 || c.RelayDelay < 0 || c.StaleRetries < 0 {
+	if c.Workers < 0 || c.PerSource < 0 || c.MaxQueued < 0 || c.SeenWindow < 0 || c.Inline < 0 || c.RelayDelay < 0 || c.StaleRetries < 0 {
 		return fmt.Errorf("%w: negative value", ErrBadConfig)
 	}
 	setDefault(&c.Workers, runtime.GOMAXPROCS(0))
@@ -99,7 +106,8 @@ func setDefault(v *int, d int) {
 }
 
 // flight is a transaction being processed and the SubmitWait callers
-// waiting for its verdict.
+// waiting for its verdict (in the inflight map, nil for one processed
+// inline that no other caller waits for).
 type flight struct {
 	waiters []chan error
 }
@@ -116,6 +124,10 @@ type Pipeline struct {
 	inflight map[util.Uint256]*flight
 	queue    *sched
 	stopped  bool
+	closing  bool // Run is ending: no new inline processing
+	inlineN  int  // SubmitWait callers processing inline
+
+	inlineWG sync.WaitGroup // the inline callers, waited for by Run
 
 	wake    chan struct{} // capacity 1: a job was queued
 	running atomic.Bool
@@ -168,8 +180,16 @@ func (p *Pipeline) Submit(src Source, tx *transaction.Transaction) error {
 // pooled one). If tx is being processed already, it waits for that
 // processing. ctx bounds the wait, not the processing.
 func (p *Pipeline) SubmitWait(ctx context.Context, tx *transaction.Transaction) error {
-	done, err := p.submit(SourceLocal, tx, true)
+	done, inline, err := p.submitWait(tx)
 	if err != nil {
+		return err
+	}
+	if inline {
+		err := p.process(job{tx: tx, hash: tx.Hash(), src: SourceLocal})
+		p.mu.Lock()
+		p.inlineN--
+		p.mu.Unlock()
+		p.inlineWG.Done()
 		return err
 	}
 	select {
@@ -178,6 +198,33 @@ func (p *Pipeline) SubmitWait(ctx context.Context, tx *transaction.Transaction) 
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+}
+
+// submitWait is submit for SubmitWait: when the pipeline runs and fewer
+// than Inline callers process theirs, tx is put in flight without being
+// queued and inline says the caller must process it.
+//
+// An inline transaction's flight is nil until another caller waits for
+// it too: the inline caller takes the verdict from process, so the common
+// case allocates neither a flight nor a channel.
+func (p *Pipeline) submitWait(tx *transaction.Transaction) (done chan error, inline bool, err error) {
+	if p.cfg.Inline > 0 && p.running.Load() {
+		h := tx.Hash()
+		if p.cfg.Pool.Contains(h) {
+			return nil, false, mempool.ErrDup
+		}
+		p.mu.Lock()
+		if _, busy := p.inflight[h]; !busy && !p.stopped && !p.closing && p.inlineN < p.cfg.Inline {
+			p.inflight[h] = nil
+			p.inlineN++
+			p.inlineWG.Add(1)
+			p.mu.Unlock()
+			return nil, true, nil
+		}
+		p.mu.Unlock()
+	}
+	done, err = p.submit(SourceLocal, tx, true)
+	return done, false, err
 }
 
 func (p *Pipeline) submit(src Source, tx *transaction.Transaction, wait bool) (chan error, error) {
@@ -203,6 +250,10 @@ func (p *Pipeline) submit(src Source, tx *transaction.Transaction, wait bool) (c
 	if f, ok := p.inflight[h]; ok {
 		if !wait {
 			return nil, ErrInFlight
+		}
+		if f == nil { // processed inline, nobody waiting yet
+			f = &flight{}
+			p.inflight[h] = f
 		}
 		f.waiters = append(f.waiters, done)
 		return done, nil
@@ -232,7 +283,7 @@ func (p *Pipeline) Queued() int {
 // Run processes transactions until ctx ends. It owns every goroutine of
 // the pipeline: the workers, which finish the transaction in hand, and the
 // relay batcher, which relays what is pending; it returns once all have
-// exited, failing the transactions still queued with ErrStopped. It
+// exited and the SubmitWait callers processing inline have finished, failing the transactions still queued with ErrStopped. It
 // returns nil, or the first internal failure (a Bloom filter that could
 // not be renewed). A pipeline runs once.
 func (p *Pipeline) Run(ctx context.Context) error {
@@ -244,7 +295,7 @@ func (p *Pipeline) Run(ctx context.Context) error {
 	for range p.cfg.Workers {
 		wg.Go(func() {
 			for j := range work {
-				p.process(j)
+				_ = p.process(j) // the verdict went to the waiters
 			}
 		})
 	}
@@ -254,8 +305,12 @@ func (p *Pipeline) Run(ctx context.Context) error {
 
 	p.dispatch(ctx, work)
 
+	p.mu.Lock()
+	p.closing = true
+	p.mu.Unlock()
 	close(work)
 	wg.Wait()
+	p.inlineWG.Wait()
 	stopRelay() // after the workers: their last hashes are relayed too
 	relayWG.Wait()
 	p.mu.Lock()
@@ -296,8 +351,8 @@ func (p *Pipeline) dispatch(ctx context.Context, work chan<- job) {
 	}
 }
 
-// process verifies and pools one transaction.
-func (p *Pipeline) process(j job) {
+// process verifies and pools one transaction and returns the verdict.
+func (p *Pipeline) process(j job) error {
 	err := p.verifyAndAdd(j.tx)
 	if p.cfg.OnResult != nil {
 		p.cfg.OnResult(j.src, j.tx, err)
@@ -306,6 +361,7 @@ func (p *Pipeline) process(j job) {
 	if err == nil && (!p.cfg.RelayLocalOnly || j.src == SourceLocal) {
 		p.relay.add(j.hash)
 	}
+	return err
 }
 
 func (p *Pipeline) verifyAndAdd(tx *transaction.Transaction) error {

@@ -74,7 +74,8 @@ func (s *Server) answer(body []byte, buf *buffers) []byte {
 		buf.out = b
 		return b
 	}
-	return s.encode(buf, &resp)
+	slow := resp // only this copy goes to the heap (through encode's any)
+	return s.encode(buf, &slow)
 }
 
 // encode writes v with a json.Encoder into buf.out (nothing but a log
