@@ -8,7 +8,8 @@ import (
 
 // Memory soft-limit modes (Memory.SoftLimit).
 const (
-	// MemoryAuto follows the node's settled live heap (the default).
+	// MemoryAuto follows the recent peak of the node's live heap (the
+	// default).
 	MemoryAuto = "auto"
 	// MemoryOff leaves the Go runtime's defaults alone.
 	MemoryOff = "off"
@@ -22,17 +23,17 @@ const DefaultMemoryHeapPercent = 50
 // such key and runs with the runtime's defaults). GOMEMLIMIT or GOGC in
 // the environment override it: the node then leaves the runtime alone.
 type Memory struct {
-	// SoftLimit is "auto" (default when empty): the limit follows the live
-	// heap averaged over about a minute, plus HeapPercent of it, so that
-	// a big block makes the collector work harder instead of doubling
-	// the heap; "off": Go's defaults (the heap may grow to twice the live
+	// SoftLimit is "auto" (default when empty): the limit follows the
+	// recent peak of the live heap (a peak fades over about a minute),
+	// plus HeapPercent of it, so that a big block makes the collector
+	// work harder instead of doubling the heap; "off": Go's defaults (the heap may grow to twice the live
 	// heap); or a fixed size in bytes with an optional B, KiB, MiB or GiB
 	// suffix, as GOMEMLIMIT takes it (the collector never runs more than
 	// half the CPU to hold it, but a limit below the live heap costs that
 	// half).
 	SoftLimit string `yaml:"SoftLimit"`
-	// HeapPercent is how far, in percent of the averaged live heap, the
-	// heap may grow between collections under "auto" (1..100, default
+	// HeapPercent is how far, in percent of the recent peak of the live
+	// heap, the heap may grow between collections under "auto" (1..100, default
 	// 50; Go's own GOGC default is 100).
 	HeapPercent int `yaml:"HeapPercent"`
 }

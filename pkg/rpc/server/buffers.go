@@ -13,10 +13,11 @@ import (
 // running at once.
 const maxPooledBuffer = 16 << 10
 
-// buffers are one HTTP request's reusable memory: its body, the result of
-// a method that writes its own JSON (jsonAppender), and the answer.
+// buffers are one HTTP request's reusable memory: its body and the answer
+// (a method's result that writes its own JSON, a jsonAppender, is written
+// into the answer directly).
 type buffers struct {
-	body, result, out []byte
+	body, out []byte
 }
 
 var buffersPool = sync.Pool{New: func() any { return new(buffers) }}
@@ -26,7 +27,7 @@ func getBuffers() *buffers { return buffersPool.Get().(*buffers) }
 // put returns b to the pool, dropping any buffer that grew too big. Nothing
 // may use b, or what aliases it (a decoded request, an answer), afterwards.
 func (b *buffers) put() {
-	for _, p := range []*[]byte{&b.body, &b.result, &b.out} {
+	for _, p := range []*[]byte{&b.body, &b.out} {
 		if cap(*p) > maxPooledBuffer {
 			*p = nil
 		}

@@ -54,6 +54,39 @@ func TestAppendPlainResponse(t *testing.T) {
 	}
 }
 
+// TestAnswerAppenderInPlace: a result that writes its own JSON (a block's
+// base64) is written straight after the answer's head; the answer is still
+// exactly what the Encoder writes, with plain IDs and with an ID the
+// Encoder escapes, over HTTP and with the same pooled buffers reused.
+func TestAnswerAppenderInPlace(t *testing.T) {
+	n := node(t, "testblocks")
+	h, ok := n.chain.GetHeaderHash(1)
+	if !ok {
+		t.Fatal("no block 1")
+	}
+	raw, err := n.chain.AppendBlockBytes(nil, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b64, err := json.Marshal(raw) // a []byte marshals as base64
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"1", `"abc"`, `"<a>"`, "null"} {
+		body := `{"jsonrpc":"2.0","id":` + id + `,"method":"getblock","params":[1]}`
+		want := encoded(t, response{ID: json.RawMessage(id), JSONRPC: "2.0", Result: b64})
+		buf := getBuffers()
+		got := n.srv.answer([]byte(body), buf)
+		if !bytes.Equal(got, want) {
+			t.Fatalf("id %s:\n got %.200s\nwant %.200s", id, got, want)
+		}
+		buf.put()
+		if got := n.post(t, body); !bytes.Equal(got, want) {
+			t.Fatalf("id %s over HTTP:\n got %.200s\nwant %.200s", id, got, want)
+		}
+	}
+}
+
 // FuzzAppendPlainResponse: for any ID, the shortcut either declines or
 // writes the Encoder's bytes.
 func FuzzAppendPlainResponse(f *testing.F) {

@@ -381,6 +381,9 @@ type response struct {
 	JSONRPC string          `json:"jsonrpc"`
 	Error   *result.Error   `json:"error,omitzero"`
 	Result  json.RawMessage `json:"result,omitzero"`
+	// afterDst: Result is handle's dst with the result appended (a
+	// jsonAppender's), not the result alone.
+	afterDst bool
 }
 
 // ServeHTTP implements http.Handler: POST bodies are JSON-RPC requests.
@@ -445,7 +448,8 @@ func (s *Server) setHeaders(w http.ResponseWriter) {
 }
 
 // handle runs one request and packs its answer. A result that writes its
-// own JSON (jsonAppender) is appended to dst, which may be nil.
+// own JSON (jsonAppender) is appended to dst, which may be nil: Result is
+// then dst and the result (afterDst).
 func (s *Server) handle(in *params.In, dst []byte) response {
 	resp := response{ID: in.ID, JSONRPC: in.JSONRPC}
 	if in.JSONRPC != params.Version {
@@ -463,7 +467,7 @@ func (s *Server) handle(in *params.In, dst []byte) response {
 	}
 	res, rerr := h(s, in.Params)
 	if a, ok := res.(jsonAppender); ok && rerr == nil {
-		resp.Result = a.appendJSON(dst)
+		resp.Result, resp.afterDst = a.appendJSON(dst), true
 	} else if rerr == nil {
 		b, err := json.Marshal(res)
 		if err != nil {
