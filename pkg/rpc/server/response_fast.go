@@ -96,6 +96,9 @@ func (s *Server) answer(body []byte, buf *buffers) []byte {
 	}
 	if resp.afterDst { // not plain after all (an ID to escape): the result alone
 		resp.Result = resp.Result[len(head):]
+		// It may share buf.out's array, which encode writes from the
+		// start: let encode write into a new one (a rare answer).
+		buf.out = nil
 	}
 	slow := resp // only this copy goes to the heap (through encode's any)
 	return s.encode(buf, &slow)
