@@ -2,9 +2,11 @@
 // go.etcd.io/bbolt. All keys live in one bucket named "DB", as in neo-go,
 // in bytewise order; the key layout is the one of docs/storage-format.md.
 //
-// PutChangeSet runs in one bbolt read-write transaction, which commits by
-// switching the meta page: after a crash either the whole changeset is
-// visible or none of it is. bbolt has one writer at a time: a Put or
+// A small PutChangeSet runs in one bbolt read-write transaction, which
+// commits by switching the meta page; a large one commits in key ranges
+// after writing a redo record that Open replays (redo.go, commit.go), so
+// bbolt's transient heap is that of one range. After a crash either the
+// whole changeset is visible or none of it is. bbolt has one writer at a time: a Put or
 // Delete waits for a PutChangeSet being committed (on a loaded disk the
 // write cache's flush of one second of blocks takes seconds, see
 // docs/benchmarks-storage.md); reads never wait for it, and neither does
@@ -22,11 +24,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
-	"unsafe"
 
 	"github.com/n3d-io/n3d/pkg/storage/internal/kv"
 	"github.com/n3d-io/n3d/pkg/storage/internal/synclog"
@@ -79,6 +79,22 @@ type Store struct {
 	// records an earlier one had just committed, deleted, and not yet
 	// forgotten, bringing deleted records back.
 	fold sync.Mutex
+	// wmu serializes the writers (PutChangeSet, Put, Delete) from a
+	// change set's first range to its last, so no write lands between
+	// ranges that replaying the change set's redo record would undo.
+	wmu sync.Mutex
+	// The redo file (redo.go, commit.go); REQUIRES wmu for the fields
+	// below but redoF and id, set at open.
+	redoF       *os.File
+	id          []byte // the database id (sync log and redo headers)
+	redoW       redoWriter
+	redoGen     uint64 // generation of the last redo record written or committed
+	redoPending bool   // the redo file may hold a record not committed completely
+	// rangeEntries and rangeBytes (tests) replace the range limits.
+	rangeEntries, rangeBytes int
+	// afterStep (tests) runs after the redo write (0) and each range
+	// (1, 2, ...); an error ends the change set there, as a crash would.
+	afterStep func(step int) error
 }
 
 // initialMmapSize is the address space mapped at open (not memory, not
@@ -118,10 +134,16 @@ func openWith(o Options, opts *bolt.Options) (*Store, error) {
 	if err := s.init(o.ReadOnly); err != nil {
 		return nil, errors.Join(fmt.Errorf("storage/boltdb: %s: %w", o.FilePath, err), mapErr(db.Close()))
 	}
-	if !o.ReadOnly {
-		if err := s.openSynclog(o.FilePath); err != nil {
-			return nil, errors.Join(fmt.Errorf("storage/boltdb: %s: %w", o.FilePath, err), mapErr(db.Close()))
+	if o.ReadOnly {
+		err = s.checkRedoReadOnly(o.FilePath)
+	} else {
+		err = s.openSynclog(o.FilePath)
+	}
+	if err != nil {
+		if s.redoF != nil {
+			err = errors.Join(err, s.redoF.Close())
 		}
+		return nil, errors.Join(fmt.Errorf("storage/boltdb: %s: %w", o.FilePath, err), mapErr(db.Close()))
 	}
 	return s, nil
 }
@@ -221,6 +243,11 @@ func (s *Store) Put(key, value []byte) error {
 	if err := s.foldFirst(key); err != nil {
 		return err
 	}
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	if err := s.finishRedo(); err != nil {
+		return err
+	}
 	return mapErr(s.db.Update(func(tx *bolt.Tx) error {
 		return tx.Bucket(Bucket).Put(key, value)
 	}))
@@ -243,90 +270,14 @@ func (s *Store) Delete(key []byte) error {
 	if err := s.foldFirst(key); err != nil {
 		return err
 	}
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	if err := s.finishRedo(); err != nil {
+		return err
+	}
 	return mapErr(s.db.Update(func(tx *bolt.Tx) error {
 		return tx.Bucket(Bucket).Delete(key)
 	}))
-}
-
-// PutChangeSet atomically deletes dels and then stores puts (a key in both
-// ends up stored), in one transaction. Keys are deleted and written in
-// sorted order, which keeps bbolt's page splits local. The maps are not
-// retained. The transaction also folds the sync log's records written
-// before the call (those the change set deletes or rewrites are dropped).
-func (s *Store) PutChangeSet(puts map[string][]byte, dels map[string]struct{}) error {
-	keys := make([]string, 0, len(puts))
-	for k := range puts {
-		if len(k) == 0 {
-			return kv.ErrEmptyKey
-		}
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	delKeys := make([]string, 0, len(dels))
-	for k := range dels {
-		delKeys = append(delKeys, k)
-	}
-	slices.Sort(delKeys)
-	var (
-		sealed map[string][]byte
-		gen    uint64
-	)
-	if s.log != nil {
-		s.fold.Lock()
-		defer s.fold.Unlock()
-	}
-	err := mapErr(s.db.Update(func(tx *bolt.Tx) error {
-		// Sealed under bbolt's writer lock, so folds commit in the
-		// order of their generations.
-		if s.log != nil {
-			sealed, gen = s.log.Seal()
-		}
-		if err := foldSealed(tx, sealed, gen, puts, dels); err != nil {
-			return err
-		}
-		b := tx.Bucket(Bucket)
-		if s.fillPercent != 0 {
-			b.FillPercent = s.fillPercent
-		}
-		for _, k := range delKeys {
-			if err := b.Delete([]byte(k)); err != nil {
-				return err
-			}
-		}
-		for _, k := range keys {
-			// bbolt copies the key it keeps, so the map's own bytes do.
-			if err := b.Put(unsafe.Slice(unsafe.StringData(k), len(k)), puts[k]); err != nil {
-				return err
-			}
-		}
-		return nil
-	}))
-	if err != nil {
-		return err
-	}
-	if sealed != nil {
-		if err := s.log.Folded(gen); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// foldSealed writes the sealed sync log records that the change set does
-// not delete or rewrite, and the generation folded.
-func foldSealed(tx *bolt.Tx, sealed map[string][]byte, gen uint64, puts map[string][]byte,
-	dels map[string]struct{}) error {
-	if sealed == nil {
-		return nil
-	}
-	for k := range sealed {
-		_, put := puts[k]
-		_, del := dels[k]
-		if put || del {
-			delete(sealed, k)
-		}
-	}
-	return foldInto(tx, sealed, gen)
 }
 
 // Close folds the sync log's records into the file and closes it.
@@ -343,6 +294,9 @@ func (s *Store) Close() error {
 	}
 	if s.log != nil {
 		err = errors.Join(err, s.log.Close())
+	}
+	if s.redoF != nil {
+		err = errors.Join(err, s.redoF.Close())
 	}
 	return errors.Join(err, mapErr(s.db.Close()))
 }

@@ -86,6 +86,11 @@ func (s *Store) openSynclog(dbPath string) error {
 	if err != nil {
 		return fmt.Errorf("sync log: %w", mapErr(err))
 	}
+	fold, err := s.openRedo(dbPath, id)
+	if err != nil {
+		return err
+	}
+	folded = max(folded, fold)
 	path := dbPath + synclogSuffix
 	recs, top, err := synclog.Read(path, id, folded)
 	if err != nil {

@@ -36,6 +36,7 @@ func openAt(t *testing.T, path string) *Store {
 func crashClose(t *testing.T, s *Store) {
 	t.Helper()
 	require.NoError(t, s.log.Close())
+	require.NoError(t, s.redoF.Close())
 	s.closed.Store(true)
 	require.NoError(t, s.db.Close())
 }

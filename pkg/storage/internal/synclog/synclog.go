@@ -339,3 +339,10 @@ func (l *Log) Close() error {
 	l.f = nil
 	return err
 }
+
+// Fdatasync flushes f's data and size (fdatasync(2) where known, else
+// f.Sync), for the backends' other side files.
+func Fdatasync(f *os.File) error { return fdatasync(f) }
+
+// SyncDir makes the entries of the directory dir durable.
+func SyncDir(dir string) error { return syncDir(dir) }
