@@ -13,6 +13,7 @@ import (
 	"github.com/n3d-io/n3d/pkg/storage/internal/kv"
 	"github.com/n3d-io/n3d/pkg/storage/internal/synclog"
 	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
 )
 
 // A change set larger than one range commits range by range through the
@@ -35,9 +36,16 @@ const (
 // committed before the next; the write cache above keeps the whole change
 // set readable until this returns.
 func (s *Store) PutChangeSet(puts map[string][]byte, dels map[string]struct{}) error {
-	for k := range puts {
-		if len(k) == 0 {
+	// Checked before any range commits: a change set bbolt refuses must
+	// leave nothing behind (nor a redo record that could never replay).
+	for k, v := range puts {
+		switch {
+		case len(k) == 0:
 			return kv.ErrEmptyKey
+		case len(k) > bolt.MaxKeySize:
+			return berrors.ErrKeyTooLarge
+		case int64(len(v)) > bolt.MaxValueSize:
+			return berrors.ErrValueTooLarge
 		}
 	}
 	if s.log != nil {
@@ -76,7 +84,8 @@ func mergeEntries(puts map[string][]byte, dels map[string]struct{}, sealed map[s
 		ents = append(ents, redoEntry{key: k, val: v})
 	}
 	for k := range dels {
-		if _, ok := puts[k]; !ok {
+		// A key bbolt cannot hold is not there to delete.
+		if _, ok := puts[k]; !ok && len(k) != 0 && len(k) <= bolt.MaxKeySize {
 			ents = append(ents, redoEntry{key: k, del: true})
 		}
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/n3d-io/n3d/pkg/storage/internal/kv"
 	"github.com/n3d-io/n3d/pkg/storage/internal/synclog"
+	bolt "go.etcd.io/bbolt"
 )
 
 // The redo file lets a large change set commit as several bbolt
@@ -46,11 +47,10 @@ const (
 	redoDel byte = 2
 	redoEnd byte = 0xff
 
-	// maxRedoKey and maxRedoValue bound an entry read back (bbolt's own
-	// limits are 32 KiB keys and 2 GiB values; a node's values are a few
-	// MB at most).
-	maxRedoKey   = 1 << 15
-	maxRedoValue = 1 << 30
+	// maxRedoKey and maxRedoValue bound an entry read back: bbolt's own
+	// limits, which PutChangeSet checks before writing a record.
+	maxRedoKey   = bolt.MaxKeySize
+	maxRedoValue = bolt.MaxValueSize
 )
 
 // redoKey in synclogBucket holds the generation (u64 BE) of the last redo
