@@ -269,15 +269,24 @@ func BenchmarkGet(b *testing.B) {
 // transactions, MPT nodes and execution results) into a prefilled file.
 // alloc-MB/op is what the op allocated, peak-MB the highest heap (objects)
 // seen above the level before the op (sampled every 200 µs), cpu-ms/op the
-// process CPU time. Variants: the page size of a new file.
+// process CPU time. Variants: the page size of a new file; "onetx" commits
+// the change set in one transaction, as before range commits (commit.go).
 func BenchmarkCommitMemory(b *testing.B) {
 	const (
 		prefill = 200_000
 		perSet  = 30_000
 	)
-	for _, ps := range []int{4096, 2048, 8192} {
-		b.Run("page"+strconv.Itoa(ps), func(b *testing.B) {
+	for _, v := range []struct {
+		name    string
+		ps      int
+		entries int
+	}{{"page4096", 4096, 0}, {"page4096-onetx", 4096, 1 << 30}, {"page2048", 2048, 0}, {"page8192", 8192, 0}} {
+		ps := v.ps
+		b.Run(v.name, func(b *testing.B) {
 			s := openTuned(b, func(o *bolt.Options) { o.PageSize = ps })
+			if v.entries != 0 {
+				s.rangeEntries, s.rangeBytes = v.entries, 1<<40
+			}
 			r := rand.New(rand.NewPCG(1, 2))
 			set := func(n int) map[string][]byte {
 				puts := make(map[string][]byte, n)

@@ -249,7 +249,13 @@ func (s *Store) redoDone() (uint64, error) {
 
 // pendingRedo returns the header of the complete record in the redo file
 // that has not committed completely, if any.
+// It also moves the next record's generation above both.
 func (s *Store) pendingRedo(f *os.File) (redoHeader, bool, error) {
+	done, err := s.redoDone()
+	if err != nil {
+		return redoHeader{}, false, err
+	}
+	s.redoGen = max(s.redoGen, done)
 	fi, err := f.Stat()
 	if err != nil {
 		return redoHeader{}, false, err
@@ -258,11 +264,7 @@ func (s *Store) pendingRedo(f *os.File) (redoHeader, bool, error) {
 	if err != nil || !ok {
 		return h, false, err
 	}
-	done, err := s.redoDone()
-	if err != nil {
-		return h, false, err
-	}
-	s.redoGen = max(s.redoGen, done, h.gen)
+	s.redoGen = max(s.redoGen, h.gen)
 	return h, h.gen > done, nil
 }
 
@@ -278,7 +280,11 @@ func (s *Store) replayRedo() (uint64, error) {
 	if err != nil {
 		return 0, s.wrapRedo(err)
 	}
-	var batch []redoEntry
+	var (
+		batch []redoEntry
+		size  int
+	)
+	maxN, maxB := s.rangeLimits()
 	flush := func(last bool) error {
 		return mapErr(s.db.Update(func(tx *bolt.Tx) error {
 			if last {
@@ -287,15 +293,16 @@ func (s *Store) replayRedo() (uint64, error) {
 			return s.apply(tx, batch, 0, 0)
 		}))
 	}
+	// The ranges of the original commit (nextRange), though they need not
+	// be: any split replays the same final values.
 	err = readRedoEntries(s.redoF, fi.Size(), func(e redoEntry) error {
 		batch = append(batch, e)
-		if s.nextRange(batch) < len(batch) {
-			e := batch[len(batch)-1]
-			batch = batch[:len(batch)-1]
+		size += len(e.key) + len(e.val)
+		if len(batch) >= maxN || size >= maxB {
 			if err := flush(false); err != nil {
 				return err
 			}
-			batch = append(batch[:0], e)
+			batch, size = batch[:0], 0
 		}
 		return nil
 	})

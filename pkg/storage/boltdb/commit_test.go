@@ -119,6 +119,18 @@ func TestRangeCommitTornRedoLeavesNothing(t *testing.T) {
 		require.NoError(t, os.WriteFile(path+redoSuffix, raw[:cut], 0o600))
 		s = openSmallRanges(t, path)
 		require.Equal(t, wantState(1), faultState(t, s), "record cut at %d of %d", cut, len(raw))
+		// The next record is still replayed after a crash, though the
+		// torn one carried no usable generation.
+		s.afterStep = func(i int) error {
+			if i == 2 {
+				return errCrash
+			}
+			return nil
+		}
+		require.ErrorIs(t, s.PutChangeSet(faultSet(2)), errCrash)
+		crashClose(t, s)
+		s = openSmallRanges(t, path)
+		require.Equal(t, wantState(2), faultState(t, s), "after a record cut at %d", cut)
 		require.NoError(t, s.Close())
 	}
 }
