@@ -6,8 +6,8 @@
 // commits by switching the meta page; a large one commits in key ranges
 // after writing a redo record that Open replays (redo.go, commit.go), so
 // bbolt's transient heap is that of one range. After a crash either the
-// whole changeset is visible or none of it is. bbolt has one writer at a time: a Put or
-// Delete waits for a PutChangeSet being committed (on a loaded disk the
+// whole changeset is visible or none of it is. One writer at a time: a
+// Put or Delete waits for a PutChangeSet being committed (on a loaded disk the
 // write cache's flush of one second of blocks takes seconds, see
 // docs/benchmarks-storage.md); reads never wait for it, and neither does
 // PutSync, which appends to a side log folded into the next PutChangeSet
