@@ -9,7 +9,8 @@
 //	    ErrStale if the chain is no longer at h (verify again)
 //	    ErrDup | ErrConflict | ErrInsufficientFunds | ErrOracleResponse | ErrOOM
 //	    else: replaced (Conflicts) txs out, tx in, lowest one out when over
-//	    capacity; events to subscribers
+//	    capacity (only for a strictly higher priority, the hash aside:
+//	    item.cmpPriority); events to subscribers
 //	consensus / RPC ──▶ GetVerifiedTransactions, Top(n) (priority order),
 //	                    TryGet, Contains, Count
 //	chain added a block ──▶ UpdateForBlock(block txs, isStillValid):

@@ -58,6 +58,21 @@ func newItem(tx *transaction.Transaction) *item {
 // returns > 0 when a goes before b, < 0 when after, and 0 only for the
 // same hash, so the order is total over distinct transactions.
 func (a *item) cmp(b *item) int {
+	if c := a.cmpPriority(b); c != 0 {
+		return c
+	}
+	return b.hash.Compare(a.hash)
+}
+
+// cmpPriority is cmp without the hash: what a transaction must beat to
+// take the place of a pooled one in a full pool. Two transactions of equal
+// priority never displace each other there (as in neo-go): the pooled one
+// was accepted (its sender was told so and may rely on it being relayed),
+// while the newcomer gets ErrOOM, a clear answer it can retry on. With the
+// hash deciding, a full pool of equal fees (neo-bench's load on a 4+1 RPC
+// node whose validators lag a block) dropped accepted transactions that
+// no peer had fetched yet.
+func (a *item) cmpPriority(b *item) int {
 	if a.high != b.high {
 		if a.high {
 			return 1
@@ -76,7 +91,7 @@ func (a *item) cmp(b *item) int {
 		}
 		return -1
 	}
-	return b.hash.Compare(a.hash)
+	return 0
 }
 
 // hasSigner reports whether acc signs it.

@@ -132,7 +132,7 @@ func (p *Pool) Add(tx *transaction.Transaction, verifiedAt uint32) error {
 		return err
 	}
 	if len(victims) == 0 && p.list.len() >= p.cfg.Capacity {
-		if low := p.list.last(); low == nil || it.cmp(low) <= 0 {
+		if low := p.list.last(); low == nil || it.cmpPriority(low) <= 0 {
 			return ErrOOM
 		}
 	}
@@ -172,7 +172,7 @@ func (p *Pool) CanFit(tx *transaction.Transaction) bool {
 		return true
 	}
 	low := p.list.last()
-	return low == nil || it.cmp(low) > 0
+	return low == nil || it.cmpPriority(low) > 0
 }
 
 // Remove removes the transaction with hash h (reason ReasonDropped) and

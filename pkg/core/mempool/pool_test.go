@@ -51,7 +51,7 @@ func TestStaleVerification(t *testing.T) {
 }
 
 // TestCapacityEviction fills the pool, then checks that a new transaction
-// must beat the lowest one, which it then evicts.
+// must beat the lowest one by priority (not by hash), which it then evicts.
 func TestCapacityEviction(t *testing.T) {
 	const capacity = 50
 	p, l := newPool(t, capacity)
@@ -65,22 +65,25 @@ func TestCapacityEviction(t *testing.T) {
 	require.True(t, p.CanFit(txSpec{nonce: 999, netFee: 1000 * (capacity + 1)}.build()))
 	require.False(t, p.CanFit(txSpec{nonce: 999, netFee: 1}.build()))
 
-	// Same fees as the lowest: it is the hash that decides; both outcomes
-	// follow the order.
-	tie := txSpec{nonce: 1000, netFee: txs[0].NetworkFee}.build()
-	if refHigher(tie, txs[0]) {
-		require.NoError(t, add(p, l, tie))
-		require.False(t, p.Contains(txs[0].Hash()))
-		txs[0] = tie
-	} else {
+	// Same fees as the lowest: never a replacement, whichever hash sorts
+	// first (an accepted transaction is not dropped for an equal one).
+	ties := 0
+	for n := uint32(1000); n < 1010; n++ {
+		tie := txSpec{nonce: n, netFee: txs[0].NetworkFee}.build()
+		if refHigher(tie, txs[0]) {
+			ties++
+		}
+		require.False(t, p.CanFit(tie))
 		require.ErrorIs(t, add(p, l, tie), ErrOOM)
 		require.False(t, p.Contains(tie.Hash()))
+		require.True(t, p.Contains(txs[0].Hash()))
 	}
-	require.ErrorIs(t, add(p, l, txSpec{nonce: 1001, netFee: 10}.build()), ErrOOM)
+	require.NotZero(t, ties, "no tie sorted before the lowest: the check above proves nothing")
+	require.ErrorIs(t, add(p, l, txSpec{nonce: 1101, netFee: 10}.build()), ErrOOM)
 	require.Equal(t, capacity, p.Count())
 
 	drain(sub)
-	best := txSpec{nonce: 1002, netFee: 1 << 30}.build()
+	best := txSpec{nonce: 1102, netFee: 1 << 30}.build()
 	require.NoError(t, add(p, l, best))
 	require.Equal(t, capacity, p.Count())
 	require.False(t, p.Contains(txs[0].Hash()))
@@ -92,7 +95,7 @@ func TestCapacityEviction(t *testing.T) {
 	}, evs)
 
 	// A HighPriority transaction beats any fee.
-	hp := txSpec{nonce: 1003, netFee: 1, high: true}.build()
+	hp := txSpec{nonce: 1103, netFee: 1, high: true}.build()
 	require.NoError(t, add(p, l, hp))
 	require.Equal(t, hp.Hash(), p.Top(1)[0].Hash())
 	require.False(t, p.Contains(txs[1].Hash()))
