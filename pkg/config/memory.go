@@ -26,15 +26,15 @@ type Memory struct {
 	// SoftLimit is "auto" (default when empty): the limit follows the
 	// recent peak of the live heap (a peak fades over about a minute),
 	// plus HeapPercent of it, so that a big block makes the collector
-	// work harder instead of doubling the heap; "off": Go's defaults (the heap may grow to twice the live
-	// heap); or a fixed size in bytes with an optional B, KiB, MiB or GiB
-	// suffix, as GOMEMLIMIT takes it (the collector never runs more than
-	// half the CPU to hold it, but a limit below the live heap costs that
-	// half).
+	// work harder instead of doubling the heap; "off": Go's defaults
+	// (the heap may grow to twice the live heap); or a fixed size in
+	// bytes with an optional B, KiB, MiB or GiB suffix, as GOMEMLIMIT
+	// takes it (the collector never runs more than half the CPU to hold
+	// it, but a limit below the live heap costs that half).
 	SoftLimit string `yaml:"SoftLimit"`
 	// HeapPercent is how far, in percent of the recent peak of the live
-	// heap, the heap may grow between collections under "auto" (1..100, default
-	// 50; Go's own GOGC default is 100).
+	// heap, the heap may grow between collections under "auto" (1..100,
+	// default 50; Go's own GOGC default is 100).
 	HeapPercent int `yaml:"HeapPercent"`
 }
 

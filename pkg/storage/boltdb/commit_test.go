@@ -20,6 +20,16 @@ const (
 	faultRanges = 8    // ranges of a generation and the sync log record
 )
 
+// crashAt is an afterStep hook that fails (as a crash would) at step n.
+func crashAt(n int) func(int) error {
+	return func(i int) error {
+		if i == n {
+			return errCrash
+		}
+		return nil
+	}
+}
+
 func faultKey(i int) string { return fmt.Sprintf("\x70%05d", i) }
 
 // faultSet is generation gen's change set: every key rewritten, except
@@ -121,12 +131,7 @@ func TestRangeCommitTornRedoLeavesNothing(t *testing.T) {
 		require.Equal(t, wantState(1), faultState(t, s), "record cut at %d of %d", cut, len(raw))
 		// The next record is still replayed after a crash, though the
 		// torn one carried no usable generation.
-		s.afterStep = func(i int) error {
-			if i == 2 {
-				return errCrash
-			}
-			return nil
-		}
+		s.afterStep = crashAt(2)
 		require.ErrorIs(t, s.PutChangeSet(faultSet(2)), errCrash)
 		crashClose(t, s)
 		s = openSmallRanges(t, path)
@@ -138,12 +143,7 @@ func TestRangeCommitTornRedoLeavesNothing(t *testing.T) {
 func TestRangeCommitCorruptRedoIsAnError(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "db.bolt")
 	s := openSmallRanges(t, path)
-	s.afterStep = func(i int) error {
-		if i == 2 {
-			return errCrash
-		}
-		return nil
-	}
+	s.afterStep = crashAt(2)
 	require.ErrorIs(t, s.PutChangeSet(faultSet(1)), errCrash)
 	crashClose(t, s)
 	raw, err := os.ReadFile(path + redoSuffix)
@@ -161,12 +161,7 @@ func TestRangeCommitErrorThenWrite(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "db.bolt")
 	s := openSmallRanges(t, path)
 	require.NoError(t, s.PutChangeSet(faultSet(1)))
-	s.afterStep = func(i int) error {
-		if i == 3 {
-			return errCrash
-		}
-		return nil
-	}
+	s.afterStep = crashAt(3)
 	require.ErrorIs(t, s.PutChangeSet(faultSet(2)), errCrash)
 	s.afterStep = nil
 	require.NoError(t, s.Put([]byte(faultKey(1)), []byte("after")))
@@ -185,12 +180,7 @@ func TestRangeCommitErrorThenWrite(t *testing.T) {
 func TestRangeCommitReadOnlyAfterCrash(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "db.bolt")
 	s := openSmallRanges(t, path)
-	s.afterStep = func(i int) error {
-		if i == 1 {
-			return errCrash
-		}
-		return nil
-	}
+	s.afterStep = crashAt(1)
 	require.ErrorIs(t, s.PutChangeSet(faultSet(1)), errCrash)
 	crashClose(t, s)
 	_, err := Open(Options{FilePath: path, ReadOnly: true})
