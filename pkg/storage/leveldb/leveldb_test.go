@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/n3d-io/n3d/pkg/storage/internal/kv"
 	"github.com/stretchr/testify/require"
 	"github.com/syndtr/goleveldb/leveldb"
 	"github.com/syndtr/goleveldb/leveldb/opt"
+	"github.com/syndtr/goleveldb/leveldb/util"
 )
 
 func TestOpenNoPath(t *testing.T) {
@@ -126,4 +128,39 @@ func TestCompactionOptionsInterchange(t *testing.T) {
 	require.NoError(t, err)
 	check(s.Get)
 	require.NoError(t, s.Close())
+}
+
+// TestBlockCache reads back more table data than the block cache holds:
+// the cached blocks stay within DefaultBlockCache (goleveldb's own 8 MiB
+// would keep them all), and an explicit size is taken.
+func TestBlockCache(t *testing.T) {
+	dir := t.TempDir()
+	s, err := Open(Options{DataDirectoryPath: dir})
+	require.NoError(t, err)
+	require.Equal(t, DefaultBlockCache, s.opts.BlockCacheCapacity)
+	const keys, valueLen = 6000, 1024 // ~6 MiB of incompressible values
+	value := make([]byte, valueLen)
+	for i := range keys {
+		for j := range value {
+			value[j] = byte((i*7919 + j*104729) >> 3)
+		}
+		require.NoError(t, s.Put([]byte(fmt.Sprintf("k%06d", i)), value))
+	}
+	require.NoError(t, s.db.CompactRange(util.Range{}))
+	for i := range keys {
+		_, err := s.Get([]byte(fmt.Sprintf("k%06d", i)))
+		require.NoError(t, err)
+	}
+	cached, err := s.db.GetProperty("leveldb.cachedblock")
+	require.NoError(t, err)
+	n, err := strconv.Atoi(cached)
+	require.NoError(t, err)
+	require.Positive(t, n)
+	require.LessOrEqual(t, n, DefaultBlockCache)
+	require.NoError(t, s.Close())
+
+	s, err = Open(Options{DataDirectoryPath: dir, BlockCache: 16 << 20})
+	require.NoError(t, err)
+	defer func() { require.NoError(t, s.Close()) }()
+	require.Equal(t, 16<<20, s.opts.BlockCacheCapacity)
 }
