@@ -1,0 +1,42 @@
+//go:build amd64 && !purego
+
+package keys
+
+import "golang.org/x/sys/cpu"
+
+// On amd64 the field products run in assembly (p256field_amd64.s) built on
+// MULX, ADCX and ADOX (BMI2 and ADX: Intel since Broadwell, AMD since Zen).
+// Without them the pure-Go code runs; the branch on useADX costs nothing
+// measurable next to a product.
+
+// useADX tells whether the CPU has the instructions the assembly needs.
+// Tests clear it to run the pure-Go fallback.
+var useADX = cpu.X86.HasADX && cpu.X86.HasBMI2
+
+// p256MulADX sets *z = x·y·R^-1 mod p for x, y < p. z may alias x or y.
+//
+//go:noescape
+func p256MulADX(z, x, y *p256Elem)
+
+// p256SqrADX sets *z = x·x·R^-1 mod p for x < p. z may alias x.
+//
+//go:noescape
+func p256SqrADX(z, x *p256Elem)
+
+// mul sets z = x·y·R^-1, the Montgomery product. z may alias x or y.
+func (z *p256Elem) mul(x, y *p256Elem) *p256Elem {
+	if useADX {
+		p256MulADX(z, x, y)
+		return z
+	}
+	return z.mulGeneric(x, y)
+}
+
+// sqr sets z = x·x·R^-1. z may alias x.
+func (z *p256Elem) sqr(x *p256Elem) *p256Elem {
+	if useADX {
+		p256SqrADX(z, x)
+		return z
+	}
+	return z.sqrGeneric(x)
+}
