@@ -40,3 +40,19 @@ func (z *p256Elem) sqr(x *p256Elem) *p256Elem {
 	}
 	return z.sqrGeneric(x)
 }
+
+// p256XYZZAddAffineADX sets p = p + (x2, y2) for p not the point at
+// infinity and returns true, unless x(p) = x2, where it returns false and
+// leaves p as it was.
+//
+//go:noescape
+func p256XYZZAddAffineADX(p *p256XYZZ, x2, y2 *p256Elem) bool
+
+// addAffine sets p = p + (x2, y2). The assembly does the general case; the
+// point at infinity and equal or opposite points go to the Go code.
+func (p *p256XYZZ) addAffine(x2, y2 *p256Elem) {
+	if useADX && !p.isInfinity() && p256XYZZAddAffineADX(p, x2, y2) {
+		return
+	}
+	p.addAffineGeneric(x2, y2)
+}

@@ -185,3 +185,163 @@ TEXT ·p256SqrADX(SB), NOSPLIT, $0-16
 	MOVQ z+0(FP), AX
 	STORE(AX)
 	RET
+
+// The routines below serve p256XYZZAddAffineADX: the same bodies, called
+// with their operands in registers. Each clobbers every general register
+// but SP and BP.
+
+// p256MulInternal sets R8..R11 = (SI)·(DI)·R^-1 mod p.
+TEXT p256MulInternal<>(SB), NOSPLIT, $0
+	MULBODY
+	REDUCE
+	RET
+
+// p256SqrInternal sets R8..R11 = (SI)²·R^-1 mod p.
+TEXT p256SqrInternal<>(SB), NOSPLIT, $0
+	SQRBODY
+	REDUCE
+	RET
+
+// SUBMOD sets R8..R11 = R8..R11 - (src) mod p for both below p. When the
+// subtraction borrows, CX is all ones and p (masked by CX) is added back.
+// It clobbers AX, BX, CX, DX.
+#define SUBMOD(src) \
+	SUBQ  (src), R8            \
+	SBBQ  8(src), R9           \
+	SBBQ  16(src), R10         \
+	SBBQ  24(src), R11         \
+	SBBQ  CX, CX               \
+	MOVL  $0xffffffff, BX      \
+	ANDQ  CX, BX               \
+	MOVQ  $0xffffffff00000001, DX \
+	ANDQ  CX, DX               \
+	ADDQ  CX, R8               \
+	ADCQ  BX, R9               \
+	ADCQ  $0, R10              \
+	ADCQ  DX, R11
+
+// LOAD reads the element at src into R8..R11.
+#define LOAD(src) \
+	MOVQ (src), R8    \
+	MOVQ 8(src), R9   \
+	MOVQ 16(src), R10 \
+	MOVQ 24(src), R11
+
+// Offsets of the coordinates in a p256XYZZ and of the temporaries in the
+// frame of p256XYZZAddAffineADX (hardware SP).
+#define PX 0
+#define PY 32
+#define PZZ 64
+#define PZZZ 96
+#define TU 0
+#define TR 32
+#define TPP 64
+#define TPPP 96
+#define TQ 128
+#define TT 160
+
+// func p256XYZZAddAffineADX(p *p256XYZZ, x2, y2 *p256Elem) bool
+//
+// The general case of p256XYZZ.addAffine (madd-2008-s, 8M + 2S); see
+// p256point.go for the formulas. p must not be the point at infinity. It
+// returns false, leaving p untouched, when P = x2·ZZ1 - X1 is 0 (the
+// points are equal or opposite), for the caller to handle. Every field
+// operation reloads its operands' addresses from the arguments or the
+// frame, as the products clobber all registers.
+TEXT ·p256XYZZAddAffineADX(SB), NOSPLIT, $192-25
+	// U = x2·ZZ1 - X1
+	MOVQ x2+8(FP), SI
+	MOVQ p+0(FP), DI
+	LEAQ PZZ(DI), DI
+	CALL p256MulInternal<>(SB)
+	MOVQ p+0(FP), SI
+	SUBMOD(SI)
+	STORE(SP)
+	// R = y2·ZZZ1 - Y1
+	MOVQ y2+16(FP), SI
+	MOVQ p+0(FP), DI
+	LEAQ PZZZ(DI), DI
+	CALL p256MulInternal<>(SB)
+	MOVQ p+0(FP), SI
+	LEAQ PY(SI), SI
+	SUBMOD(SI)
+	LEAQ TR(SP), AX
+	STORE(AX)
+	// U = 0 means equal or opposite points.
+	MOVQ TU(SP), AX
+	ORQ  TU+8(SP), AX
+	ORQ  TU+16(SP), AX
+	ORQ  TU+24(SP), AX
+	JNZ  general
+	MOVB $0, ret+24(FP)
+	RET
+
+general:
+	// PP = U², PPP = U·PP
+	LEAQ TU(SP), SI
+	CALL p256SqrInternal<>(SB)
+	LEAQ TPP(SP), AX
+	STORE(AX)
+	LEAQ TU(SP), SI
+	LEAQ TPP(SP), DI
+	CALL p256MulInternal<>(SB)
+	LEAQ TPPP(SP), AX
+	STORE(AX)
+	// Q = X1·PP
+	MOVQ p+0(FP), SI
+	LEAQ TPP(SP), DI
+	CALL p256MulInternal<>(SB)
+	LEAQ TQ(SP), AX
+	STORE(AX)
+	// ZZ3 = ZZ1·PP
+	MOVQ p+0(FP), SI
+	LEAQ PZZ(SI), SI
+	LEAQ TPP(SP), DI
+	CALL p256MulInternal<>(SB)
+	MOVQ p+0(FP), AX
+	LEAQ PZZ(AX), AX
+	STORE(AX)
+	// ZZZ3 = ZZZ1·PPP
+	MOVQ p+0(FP), SI
+	LEAQ PZZZ(SI), SI
+	LEAQ TPPP(SP), DI
+	CALL p256MulInternal<>(SB)
+	MOVQ p+0(FP), AX
+	LEAQ PZZZ(AX), AX
+	STORE(AX)
+	// T = Y1·PPP, before Y1 is overwritten
+	MOVQ p+0(FP), SI
+	LEAQ PY(SI), SI
+	LEAQ TPPP(SP), DI
+	CALL p256MulInternal<>(SB)
+	LEAQ TT(SP), AX
+	STORE(AX)
+	// X3 = R² - PPP - 2Q
+	LEAQ TR(SP), SI
+	CALL p256SqrInternal<>(SB)
+	LEAQ TPPP(SP), SI
+	SUBMOD(SI)
+	LEAQ TQ(SP), SI
+	SUBMOD(SI)
+	LEAQ TQ(SP), SI
+	SUBMOD(SI)
+	MOVQ p+0(FP), AX
+	STORE(AX)
+	// Q = Q - X3
+	LEAQ TQ(SP), AX
+	LOAD(AX)
+	MOVQ p+0(FP), SI
+	SUBMOD(SI)
+	LEAQ TQ(SP), AX
+	STORE(AX)
+	// Y3 = R·(Q - X3) - Y1·PPP
+	LEAQ TR(SP), SI
+	LEAQ TQ(SP), DI
+	CALL p256MulInternal<>(SB)
+	LEAQ TT(SP), SI
+	SUBMOD(SI)
+	MOVQ p+0(FP), AX
+	LEAQ PY(AX), AX
+	STORE(AX)
+	MOVB $1, ret+24(FP)
+	RET

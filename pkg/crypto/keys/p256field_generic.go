@@ -9,3 +9,6 @@ func (z *p256Elem) mul(x, y *p256Elem) *p256Elem { return z.mulGeneric(x, y) }
 
 // sqr sets z = x·x·R^-1. z may alias x.
 func (z *p256Elem) sqr(x *p256Elem) *p256Elem { return z.sqrGeneric(x) }
+
+// addAffine sets p = p + (x2, y2).
+func (p *p256XYZZ) addAffine(x2, y2 *p256Elem) { p.addAffineGeneric(x2, y2) }
