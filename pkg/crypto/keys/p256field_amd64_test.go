@@ -4,6 +4,7 @@ package keys
 
 import (
 	"crypto/rand"
+	"crypto/sha256"
 	"math/big"
 	mrand "math/rand/v2"
 	"testing"
@@ -202,4 +203,44 @@ func FuzzP256FieldMul(f *testing.F) {
 		y := limbsFromBig(new(big.Int).Mod(new(big.Int).SetBytes(b), p))
 		checkMulSqr(t, x, y)
 	})
+}
+
+// The benchmarks below run the pure-Go code in the same binary, for
+// same-run comparisons with BenchmarkP256FieldMul, BenchmarkP256FieldSqr
+// and BenchmarkP256VerifyPaths/comb.
+
+func BenchmarkP256FieldMulGeneric(b *testing.B) {
+	x := toElem(b, big.NewInt(12345))
+	y := toElem(b, new(big.Int).Lsh(big.NewInt(987654321), 200))
+	for b.Loop() {
+		x.mulGeneric(&x, &y)
+	}
+}
+
+func BenchmarkP256FieldSqrGeneric(b *testing.B) {
+	x := toElem(b, big.NewInt(12345))
+	for b.Loop() {
+		x.sqrGeneric(&x)
+	}
+}
+
+// BenchmarkP256VerifyComb compares comb verification with the assembly
+// and with the pure-Go field arithmetic.
+func BenchmarkP256VerifyComb(b *testing.B) {
+	priv, err := NewPrivateKey()
+	require.NoError(b, err)
+	pub := priv.PublicKey()
+	d := sha256.Sum256([]byte("paths"))
+	sig := priv.SignHash(d)
+	tab := newP256Comb(pointOf(pub), combBitsQ)
+	p256GComb()
+	run := func(b *testing.B) {
+		for b.Loop() {
+			if !p256Verify(tab, sig, d[:]) {
+				b.Fatal("verify failed")
+			}
+		}
+	}
+	b.Run("asm", run)
+	b.Run("generic", func(b *testing.B) { withGeneric(func() { run(b) }) })
 }
