@@ -186,9 +186,9 @@ TEXT ·p256SqrADX(SB), NOSPLIT, $0-16
 	STORE(AX)
 	RET
 
-// The routines below serve p256XYZZAddAffineADX: the same bodies, called
-// with their operands in registers. Each clobbers every general register
-// but SP and BP.
+// The routines below serve p256XYZZAddAffineADX: the same bodies as
+// internal calls, with pointers to the operands in SI and DI and the result
+// left in R8..R11. Each clobbers every general register but SP and BP.
 
 // p256MulInternal sets R8..R11 = (SI)·(DI)·R^-1 mod p.
 TEXT p256MulInternal<>(SB), NOSPLIT, $0
@@ -204,7 +204,7 @@ TEXT p256SqrInternal<>(SB), NOSPLIT, $0
 
 // SUBMOD sets R8..R11 = R8..R11 - (src) mod p for both below p. When the
 // subtraction borrows, CX is all ones and p (masked by CX) is added back.
-// It clobbers AX, BX, CX, DX.
+// It clobbers BX, CX, DX.
 #define SUBMOD(src) \
 	SUBQ  (src), R8            \
 	SBBQ  8(src), R9           \
