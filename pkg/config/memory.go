@@ -16,7 +16,12 @@ const (
 )
 
 // DefaultMemoryHeapPercent is Memory.HeapPercent when unset.
-const DefaultMemoryHeapPercent = 50
+//
+// 35: a loaded single LevelDB node (neo-bench, 500k transfers) kept its TPS
+// (medians 7149 vs 7351 transfers/s, within the spread) at 3 MB less mean
+// RSS than at 50 (89.7 vs 92.5 MB), with its collections still ~3% of the
+// CPU (docs/benchmarks-tps.md, 27 Nov 2026).
+const DefaultMemoryHeapPercent = 35
 
 // Memory sets the process's soft memory limit, what makes the Go garbage
 // collector run before the heap doubles (an n3d addition; neo-go has no
@@ -34,7 +39,7 @@ type Memory struct {
 	SoftLimit string `yaml:"SoftLimit"`
 	// HeapPercent is how far, in percent of the recent peak of the live
 	// heap, the heap may grow between collections under "auto" (1..100,
-	// default 50; Go's own GOGC default is 100).
+	// default 35; Go's own GOGC default is 100).
 	HeapPercent int `yaml:"HeapPercent"`
 }
 
