@@ -218,12 +218,7 @@ func FuzzP256Verify(f *testing.F) {
 // BenchmarkP256VerifyPaths compares the verifiers on one key: our comb,
 // the nistec-based cold path, and crypto/ecdsa.
 func BenchmarkP256VerifyPaths(b *testing.B) {
-	priv, err := NewPrivateKey()
-	require.NoError(b, err)
-	pub := priv.PublicKey()
-	d := sha256.Sum256([]byte("paths"))
-	sig := priv.SignHash(d)
-	tab := newP256Comb(pointOf(pub), combBitsQ)
+	pub, tab, sig, d := benchSignedComb(b)
 	paths := []struct {
 		name string
 		f    func() bool
@@ -242,4 +237,14 @@ func BenchmarkP256VerifyPaths(b *testing.B) {
 			}
 		})
 	}
+}
+
+// benchSignedComb makes a key, its comb table and a signature of digest d
+// by it, for the verification benchmarks.
+func benchSignedComb(b *testing.B) (pub *PublicKey, tab *p256Comb, sig []byte, d [32]byte) {
+	priv, err := NewPrivateKey()
+	require.NoError(b, err)
+	pub = priv.PublicKey()
+	d = sha256.Sum256([]byte("paths"))
+	return pub, newP256Comb(pointOf(pub), combBitsQ), priv.SignHash(d), d
 }

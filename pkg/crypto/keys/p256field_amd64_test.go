@@ -4,7 +4,6 @@ package keys
 
 import (
 	"crypto/rand"
-	"crypto/sha256"
 	"math/big"
 	mrand "math/rand/v2"
 	"testing"
@@ -227,12 +226,7 @@ func BenchmarkP256FieldSqrGeneric(b *testing.B) {
 // BenchmarkP256VerifyComb compares comb verification with the assembly
 // and with the pure-Go field arithmetic.
 func BenchmarkP256VerifyComb(b *testing.B) {
-	priv, err := NewPrivateKey()
-	require.NoError(b, err)
-	pub := priv.PublicKey()
-	d := sha256.Sum256([]byte("paths"))
-	sig := priv.SignHash(d)
-	tab := newP256Comb(pointOf(pub), combBitsQ)
+	_, tab, sig, d := benchSignedComb(b)
 	p256GComb()
 	run := func(b *testing.B) {
 		for b.Loop() {
