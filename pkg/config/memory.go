@@ -19,8 +19,9 @@ const (
 //
 // 35: a loaded single LevelDB node (neo-bench, 500k transfers) kept its TPS
 // (medians 7149 vs 7351 transfers/s, within the spread) at 3 MB less mean
-// RSS than at 50 (89.7 vs 92.5 MB), with its collections still ~3% of the
-// CPU (docs/benchmarks-tps.md, 27 Nov 2026).
+// RSS than at 50 (89.7 vs 92.5 MB); a loaded BoltDB node's CPU profile at
+// 35 showed the collector's background work at 4% of the CPU
+// (docs/benchmarks-tps.md, 27 Nov 2026).
 const DefaultMemoryHeapPercent = 35
 
 // Memory sets the process's soft memory limit, what makes the Go garbage

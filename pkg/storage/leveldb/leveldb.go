@@ -67,8 +67,9 @@ type Options struct {
 // filter), and a block missing here is one pread from the OS's page cache
 // and a snappy decode away; the cache's blocks, and the pooled buffers
 // that follow them, are live heap that the collector's goal multiplies.
-// A loaded single node (neo-bench, 500k transfers) keeps its TPS with
-// ~10 MB less mean RSS (docs/benchmarks-tps.md, Memory).
+// In a noisy A/B of loaded single nodes (neo-bench, 500k transfers, 27 Nov
+// 2026) it took ~10 MB off the mean RSS at the same TPS
+// (docs/benchmarks-tps.md, 27 Nov figures).
 const DefaultBlockCache = 2 * opt.MiB
 
 // DefaultWriteBuffer is the memtable size of a node: goleveldb's default
