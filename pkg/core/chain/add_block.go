@@ -291,6 +291,7 @@ func (c *Chain) persistBlock(b *block.Block) (util.Uint256, error) {
 	c.mu.stateRoot = root
 	c.mu.Unlock()
 	c.height.Store(b.Index)
+	c.tipGen.Add(1)
 	c.metrics.blockAdded(b, prev)
 	c.metrics.cached.Set(float64(c.cache.Len()))
 	if b.Index%1000 == 0 {

@@ -141,7 +141,12 @@ type Chain struct {
 	trie  *mpt.Trie
 
 	height atomic.Uint32
-	mu     struct {
+	// tipGen counts the changes of the committed state's tip (bumped after
+	// height); poolLimits caches the limits read for one generation
+	// (limits.go).
+	tipGen     atomic.Uint64
+	poolLimits atomic.Pointer[genLimits]
+	mu         struct {
 		sync.RWMutex
 		headers   []util.Uint256 // hash of every block by index
 		tip       *block.Header
@@ -343,6 +348,7 @@ func (c *Chain) load(g *block.Block, height uint32) error {
 	c.mu.tip = &tip.Header
 	c.mu.stateRoot = sr.Root
 	c.height.Store(height)
+	c.tipGen.Add(1)
 	c.mu.Unlock()
 	c.log.Info("chain loaded", zap.Uint32("height", height), zap.Stringer("hash", hashes[height]),
 		zap.Stringer("stateroot", sr.Root))

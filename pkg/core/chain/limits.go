@@ -95,3 +95,31 @@ func (c *Chain) limitsOn(d *dao.DAO, height uint32) (Limits, error) {
 	}
 	return l, nil
 }
+
+// genLimits are the limits read at one height of one tip generation.
+type genLimits struct {
+	gen    uint64
+	height uint32
+	l      Limits
+}
+
+// limitsOfGen is limitsOn for a view d of the committed state taken after
+// the tip generation gen was read, cached per (gen, height). Policy's
+// values change only with the state, and AddBlock makes a block's state
+// visible before it bumps the generation, so a view taken after reading
+// gen is of that generation's state or, while a block is being stored,
+// already of the next one; an entry read from such a torn view lives
+// only until the bump, as the torn verdicts themselves (Pool.Add refuses
+// a verdict of a height the chain has left, and UpdateForBlock re-checks
+// the pool with fresh values after every block).
+func (c *Chain) limitsOfGen(d *dao.DAO, gen uint64, height uint32) (Limits, error) {
+	if e := c.poolLimits.Load(); e != nil && e.gen == gen && e.height == height {
+		return e.l, nil
+	}
+	l, err := c.limitsOn(d, height)
+	if err != nil {
+		return Limits{}, err
+	}
+	c.poolLimits.Store(&genLimits{gen: gen, height: height, l: l})
+	return l, nil
+}

@@ -132,8 +132,9 @@ func (tc *txCheck) stillValid(tx *transaction.Transaction) error {
 
 // checkOnView runs check with a fresh context on a private view.
 func (c *Chain) checkOnView(tx *transaction.Transaction, check func(*txCheck, *transaction.Transaction) error) error {
+	gen := c.tipGen.Load() // before the view: see limitsOfGen
 	d := c.view()
-	tc, err := c.newTxCheck(d)
+	tc, err := c.newTxCheckGen(d, gen)
 	if err == nil {
 		if err = check(tc, tx); err != nil {
 			err = fmt.Errorf("transaction %s: %w", tx.Hash().String(), err)

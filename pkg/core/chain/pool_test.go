@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/n3d-io/n3d/pkg/core/transaction"
+	"github.com/n3d-io/n3d/pkg/smartcontract/callflag"
+	"github.com/n3d-io/n3d/pkg/vm/emit"
 	"github.com/stretchr/testify/require"
 )
 
@@ -159,4 +161,28 @@ func BenchmarkTxStillValid(b *testing.B) {
 			}
 		}
 	})
+}
+
+// The pool's checks read Policy's values once per block (limitsOfGen): a
+// block that changes them is seen by the next check, and a transaction
+// paying the old FeePerByte is refused after the block that doubles it.
+func TestPoolChecksFollowPolicyChanges(t *testing.T) {
+	kc := newKeyChain(t)
+	c := kc.c
+	policy := kc.natives().Core.Policy.Metadata().Hash
+	cheap := kc.tx(push1)
+	require.NoError(t, c.VerifyTxConcurrent(cheap))
+	require.NoError(t, c.VerifyTxConcurrent(kc.tx(push1)), "the second check reads the cached values")
+	l, err := c.LimitsAt(c.BlockHeight())
+	require.NoError(t, err)
+
+	set := kc.tx(script(t, emit.NewBuilder().AppCall(policy, "setFeePerByte", byte(callflag.All), 2*l.FeePerByte)))
+	kc.add(set)
+	kc.requireHalted(set)
+	err = c.VerifyTxConcurrent(cheap)
+	require.ErrorIs(t, err, ErrTxNetworkFee, "checked with the FeePerByte of before the block")
+	require.NoError(t, c.VerifyTxConcurrent(kc.tx(push1)), "a fee at the new FeePerByte")
+	fresh, err := c.LimitsAt(c.BlockHeight())
+	require.NoError(t, err)
+	require.Equal(t, 2*l.FeePerByte, fresh.FeePerByte)
 }

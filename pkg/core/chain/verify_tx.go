@@ -75,12 +75,26 @@ type txCheck struct {
 
 // newTxCheck reads the Policy values of d at the chain's current height.
 func (c *Chain) newTxCheck(d *dao.DAO) (*txCheck, error) {
+	return c.txCheckWith(d, func(h uint32) (Limits, error) { return c.limitsOn(d, h) })
+}
+
+// newTxCheckGen is newTxCheck on a view of the committed state taken after
+// the tip generation gen was read, with the Policy values cached per
+// generation (limitsOfGen): the pool's checks of one block period read
+// them once instead of once per transaction.
+func (c *Chain) newTxCheckGen(d *dao.DAO, gen uint64) (*txCheck, error) {
+	return c.txCheckWith(d, func(h uint32) (Limits, error) { return c.limitsOfGen(d, gen, h) })
+}
+
+// txCheckWith makes a check of d at the chain's current height with the
+// limits limits returns for it.
+func (c *Chain) txCheckWith(d *dao.DAO, limits func(height uint32) (Limits, error)) (*txCheck, error) {
 	n, err := c.ledgerNativeSet()
 	if err != nil {
 		return nil, err
 	}
 	tc := &txCheck{c: c, d: d, n: n, height: c.BlockHeight()}
-	l, err := c.limitsOn(d, tc.height)
+	l, err := limits(tc.height)
 	if err != nil {
 		return nil, err
 	}
