@@ -134,13 +134,14 @@ type testNode struct {
 	pool    *testPool
 	reg     *prometheus.Registry // the service's metrics
 
-	muted   atomic.Bool // outgoing payloads are dropped
-	running atomic.Bool
-	run     atomic.Pointer[nodeRun] // the current service, read from any goroutine
-	cancel  context.CancelFunc
-	done    chan error
-	signLog *FileSignLog // kept across restarts
-	syncMu  sync.Mutex   // one catchUpFrom at a time
+	muted    atomic.Bool // outgoing payloads are dropped
+	unsynced atomic.Bool // relayed blocks do not reach it
+	running  atomic.Bool
+	run      atomic.Pointer[nodeRun] // the current service, read from any goroutine
+	cancel   context.CancelFunc
+	done     chan error
+	signLog  *FileSignLog // kept across restarts
+	syncMu   sync.Mutex   // one catchUpFrom at a time
 }
 
 // nodeRun is one run of a node's service and its inbox.
@@ -355,7 +356,7 @@ func (nd *testNode) processBlock(b *block.Block) error {
 	}
 	nd.pool.removeBlock(b)
 	for _, o := range nd.net.nodes {
-		if o == nd || !o.running.Load() {
+		if o == nd || !o.running.Load() || o.unsynced.Load() {
 			continue
 		}
 		go func() {
