@@ -1,7 +1,6 @@
 package consensus
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -22,6 +21,7 @@ import (
 	"github.com/n3d-io/n3d/pkg/core/chain"
 	"github.com/n3d-io/n3d/pkg/core/transaction"
 	"github.com/n3d-io/n3d/pkg/crypto/keys"
+	"github.com/n3d-io/n3d/pkg/io"
 	"github.com/n3d-io/n3d/pkg/network/payload"
 	"github.com/n3d-io/n3d/pkg/smartcontract/scripts"
 	"github.com/n3d-io/n3d/pkg/storage"
@@ -134,12 +134,14 @@ type testNode struct {
 	pool    *testPool
 	reg     *prometheus.Registry // the service's metrics
 
-	muted   atomic.Bool // outgoing payloads are dropped
-	running atomic.Bool
-	run     atomic.Pointer[nodeRun] // the current service, read from any goroutine
-	cancel  context.CancelFunc
-	done    chan error
-	signLog *FileSignLog // kept across restarts
+	muted    atomic.Bool // outgoing payloads are dropped
+	unsynced atomic.Bool // relayed blocks do not reach it
+	running  atomic.Bool
+	run      atomic.Pointer[nodeRun] // the current service, read from any goroutine
+	cancel   context.CancelFunc
+	done     chan error
+	signLog  *FileSignLog // kept across restarts
+	syncMu   sync.Mutex   // one catchUpFrom at a time
 }
 
 // nodeRun is one run of a node's service and its inbox.
@@ -162,6 +164,7 @@ type testNet struct {
 	clock Clock // of every node (nil: RealClock)
 
 	linksDown atomic.Bool // nothing is delivered, nodes have no peers
+	closing   atomic.Bool // the test's cleanup began: chains may be closed
 	filter    atomic.Pointer[deliverFunc]
 	checker   signChecker
 
@@ -298,6 +301,8 @@ func (nd *testNode) startWith(cfg Config) {
 	nd.running.Store(true)
 	nd.net.notifyPeers()
 	nd.net.t.Cleanup(nd.stop)
+	// Registered after the chains' Close (newNode), so it runs before.
+	nd.net.t.Cleanup(func() { nd.net.closing.Store(true) })
 }
 
 // stop stops the service and waits for Run to return nil.
@@ -341,32 +346,62 @@ func (nd *testNode) broadcast(e *payload.Extensible) {
 	}
 }
 
-// processBlock adds the agreed block and relays a copy to the others.
+// processBlock adds the agreed block and relays it to the others. A node
+// whose chain is more than one block behind (it was down while blocks
+// were made) gets the blocks it misses from this one, as P2P sync asks
+// a peer that shows a higher block for the ones in between.
 func (nd *testNode) processBlock(b *block.Block) error {
 	if err := nd.chain.AddBlock(b); err != nil {
 		return err
 	}
 	nd.pool.removeBlock(b)
-	raw := encode(nd.net.t, b)
 	for _, o := range nd.net.nodes {
-		if o == nd || !o.running.Load() {
+		if o == nd || !o.running.Load() || o.unsynced.Load() {
 			continue
 		}
 		go func() {
-			cp, err := block.NewBlockFromBytes(bytes.Clone(raw)) // it decodes in place
-			if err != nil {
-				nd.net.t.Errorf("relay: %v", err)
-				return
-			}
-			if o.chain.BlockHeight()+1 == cp.Index {
-				if err := o.chain.AddBlock(cp); err == nil {
-					o.pool.removeBlock(cp)
-				}
+			if err := o.catchUpFrom(nd, b.Index); err != nil && !nd.net.closing.Load() {
+				nd.net.t.Errorf("relay to %s: %v", o.name, err)
 			}
 			if o.running.Load() {
 				o.svc().NotifyBlock()
 			}
 		}()
+	}
+	return nil
+}
+
+// catchUpFrom adds the blocks of src from nd's next one up to index
+// upTo, copies as the network would deliver them. A block that reached
+// nd's chain meanwhile (nd made it, or another relay brought it) must be
+// the same. It may run on any goroutine.
+func (nd *testNode) catchUpFrom(src *testNode, upTo uint32) error {
+	nd.syncMu.Lock()
+	defer nd.syncMu.Unlock()
+	for h := nd.chain.BlockHeight() + 1; h <= upTo; h++ {
+		b, err := src.chain.GetBlockByIndex(h)
+		if err != nil {
+			return fmt.Errorf("%s block %d: %w", src.name, h, err)
+		}
+		w := io.NewBufBinWriter()
+		b.EncodeBinary(w.BinWriter)
+		if w.Err != nil {
+			return fmt.Errorf("encoding block %d: %w", h, w.Err)
+		}
+		cp, err := block.NewBlockFromBytes(w.Bytes())
+		if err != nil {
+			return fmt.Errorf("decoding block %d: %w", h, err)
+		}
+		if err := nd.chain.AddBlock(cp); err != nil {
+			if !errors.Is(err, chain.ErrAlreadyExists) {
+				return fmt.Errorf("block %d: %w", h, err)
+			}
+			if got, ok := nd.chain.GetHeaderHash(h); !ok || got != b.Hash() {
+				return fmt.Errorf("block %d: %s has another one", h, nd.name)
+			}
+			continue
+		}
+		nd.pool.removeBlock(cp)
 	}
 	return nil
 }
@@ -385,19 +420,7 @@ func (nd *testNode) requestTx(hashes ...util.Uint256) {
 
 // syncFrom adds the blocks of src that nd misses, as P2P sync would.
 func (nd *testNode) syncFrom(src *testNode) {
-	for h := nd.chain.BlockHeight() + 1; h <= src.chain.BlockHeight(); h++ {
-		b, err := src.chain.GetBlockByIndex(h)
-		require.NoError(nd.net.t, err)
-		cp, err := block.NewBlockFromBytes(encode(nd.net.t, b))
-		require.NoError(nd.net.t, err)
-		if err := nd.chain.AddBlock(cp); err != nil {
-			// A relay still under way may have added it first.
-			require.ErrorIs(nd.net.t, err, chain.ErrAlreadyExists)
-			got, ok := nd.chain.GetHeaderHash(h)
-			require.True(nd.net.t, ok)
-			require.Equal(nd.net.t, b.Hash(), got)
-		}
-	}
+	require.NoError(nd.net.t, nd.catchUpFrom(src, src.chain.BlockHeight()))
 }
 
 // validatorIndex is the node's index among the sorted validators.

@@ -12,9 +12,10 @@ import (
 // multiplications. Verification handles public data only, so for keys that
 // verify again and again (validators, busy senders) we use precomputed
 // tables and variable-time sums, with our own field arithmetic
-// (p256field.go) and formulas that branch on special cases (p256point.go;
-// the sums are kept in XYZZ coordinates, the cheapest for adding affine
-// points):
+// (p256field.go; on amd64 the products and the mixed addition of the sums
+// run in assembly, p256field_amd64.s) and formulas that branch on special
+// cases (p256point.go; the sums are kept in XYZZ coordinates, the cheapest
+// for adding affine points):
 //
 //   - u1·G: a signed comb table of G, T[w][d-1] = d·2^(10w)·G for windows
 //     w = 0..25 and digits d = 1..512, affine, built once per process

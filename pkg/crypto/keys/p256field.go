@@ -148,10 +148,11 @@ func (z *p256Elem) neg(x *p256Elem) *p256Elem {
 	return z.sub(&p256Elem{}, x)
 }
 
-// mul sets z = x·y·R^-1, the Montgomery product. The schoolbook product
-// is written out row by row: the compiler does not inline a row helper, and
-// the calls cost a third of the time.
-func (z *p256Elem) mul(x, y *p256Elem) *p256Elem {
+// mulGeneric sets z = x·y·R^-1, the Montgomery product, in pure Go; it is
+// mul where no assembly is available and the oracle of the assembly's tests.
+// The schoolbook product is written out row by row: the compiler does not
+// inline a row helper, and the calls cost a third of the time.
+func (z *p256Elem) mulGeneric(x, y *p256Elem) *p256Elem {
 	x0, x1, x2, x3 := x[0], x[1], x[2], x[3]
 	var t0, t1, t2, t3, t4, t5, t6, t7 uint64
 	var c, h0, h1, h2, h3, l0, l1, l2, l3 uint64
@@ -218,8 +219,8 @@ func (z *p256Elem) mul(x, y *p256Elem) *p256Elem {
 	return z
 }
 
-// sqr sets z = x·x·R^-1.
-func (z *p256Elem) sqr(x *p256Elem) *p256Elem {
+// sqrGeneric sets z = x·x·R^-1 in pure Go (see mulGeneric).
+func (z *p256Elem) sqrGeneric(x *p256Elem) *p256Elem {
 	// Off-diagonal products x_i·x_j (i < j), doubled, plus the squares.
 	h01, l01 := bits.Mul64(x[0], x[1])
 	h02, l02 := bits.Mul64(x[0], x[2])

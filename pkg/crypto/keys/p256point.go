@@ -159,8 +159,9 @@ func (p *p256XYZZ) setAffine(x, y *p256Elem) *p256XYZZ {
 	return p
 }
 
-// addAffine sets p = p + (x2, y2) (madd-2008-s, 8M + 2S).
-func (p *p256XYZZ) addAffine(x2, y2 *p256Elem) {
+// addAffineGeneric sets p = p + (x2, y2) (madd-2008-s, 8M + 2S) in Go; it
+// is addAffine where no assembly does the general case.
+func (p *p256XYZZ) addAffineGeneric(x2, y2 *p256Elem) {
 	if p.isInfinity() {
 		p.setAffine(x2, y2)
 		return
