@@ -200,6 +200,9 @@ func (n *testNet) newNode(name string, k *keys.PrivateKey) *testNode {
 		Store: storage.NewMemoryStore(), Natives: ns, BloomCapacity: 1000})
 	require.NoError(n.t, err)
 	n.t.Cleanup(func() { _ = c.Close() })
+	// Registered after the chain's Close, so it runs before: relays still
+	// under way when the test ends may then fail on closed chains.
+	n.t.Cleanup(func() { n.closing.Store(true) })
 	sl, err := OpenSignLog(filepath.Join(n.t.TempDir(), name+".sign.log"))
 	require.NoError(n.t, err)
 	n.t.Cleanup(func() { _ = sl.Close() })
@@ -301,8 +304,6 @@ func (nd *testNode) startWith(cfg Config) {
 	nd.running.Store(true)
 	nd.net.notifyPeers()
 	nd.net.t.Cleanup(nd.stop)
-	// Registered after the chains' Close (newNode), so it runs before.
-	nd.net.t.Cleanup(func() { nd.net.closing.Store(true) })
 }
 
 // stop stops the service and waits for Run to return nil.

@@ -285,13 +285,7 @@ func TestRestartBelowACommittedHeight(t *testing.T) {
 	y := n.newNode("node0-restarted", x.key)
 	require.NoError(t, y.signLog.Close())
 	y.signLog = x.signLog
-	for i := uint32(1); i < h; i++ {
-		b, err := x.chain.GetBlockByIndex(i)
-		require.NoError(t, err)
-		cp, err := block.NewBlockFromBytes(encode(t, b))
-		require.NoError(t, err)
-		require.NoError(t, y.chain.AddBlock(cp))
-	}
+	require.NoError(t, y.catchUpFrom(x, h-1))
 	n.nodes[0] = y
 	// Its first round is what is looked at: the blocks it lost must not
 	// come back (the relay's catch-up) before it starts.
