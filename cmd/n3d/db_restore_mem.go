@@ -19,10 +19,8 @@ const (
 	// restoreWriteBuffer is the LevelDB memtable of a restore (4 MiB, the
 	// node's leveldb.DefaultWriteBuffer, was 16 MiB when it was measured:
 	// 4 MiB took ~24 MB off the live heap for ~5-10% more CPU, more
-	// level-0 flushes). A restore writes change sets larger than the
-	// memtable straight to tables (leveldb.Options.LargeBatchTables): it
-	// writes no block log, so the synchronous flushes that go with it stall
-	// nobody but the restore, and its memtable never grows to a set's size.
+	// level-0 flushes). Change sets larger than the memtable go straight
+	// to tables, as in a node, so it never grows to a set's size.
 	restoreWriteBuffer = 4 << 20
 	// restoreL0Trigger is goleveldb's own level-0 compaction trigger: the
 	// node's 8 halves its compaction writes under load, but a restore
@@ -49,7 +47,6 @@ const restoreCacheKeys = 8192
 func openRestoreChain(cfg config.Config, log *zap.Logger, onChanges func(uint32, []chain.StorageChange)) (*chain.Chain, error) {
 	sc := node.StoreConfig(cfg.ApplicationConfiguration.DBConfiguration)
 	sc.LevelDBOptions.WriteBuffer = restoreWriteBuffer
-	sc.LevelDBOptions.LargeBatchTables = true
 	sc.LevelDBOptions.L0Trigger = restoreL0Trigger
 	st, err := storage.New(sc)
 	if err != nil {

@@ -35,9 +35,16 @@ func crashKey(i int) []byte { return binary.BigEndian.AppendUint32([]byte{0x70},
 
 func crashTagKey(gen uint64) []byte { return binary.BigEndian.AppendUint64([]byte{0x71}, gen) }
 
+// crashTables is LevelDB with a memtable far smaller than a generation
+// (~1.7 MB), whose change sets go to level-0 tables in a transaction.
+const crashTables = "leveldb-tables"
+
 func crashConfig(typ, path string) DBConfiguration {
-	if typ == LevelDB {
+	switch typ {
+	case LevelDB:
 		return DBConfiguration{Type: LevelDB, LevelDBOptions: LevelDBOptions{DataDirectoryPath: path}}
+	case crashTables:
+		return DBConfiguration{Type: LevelDB, LevelDBOptions: LevelDBOptions{DataDirectoryPath: path, WriteBuffer: 256 << 10}}
 	}
 	return DBConfiguration{Type: BoltDB, BoltDBOptions: BoltDBOptions{FilePath: path}}
 }
@@ -143,7 +150,7 @@ func TestCrashDuringPersist(t *testing.T) {
 		t.Skip("spawns child processes")
 	}
 	r := rand.New(rand.NewPCG(7, uint64(time.Now().UnixNano())))
-	for _, typ := range []string{LevelDB, BoltDB} {
+	for _, typ := range []string{LevelDB, crashTables, BoltDB} {
 		t.Run(typ, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "db")
 			var last uint64

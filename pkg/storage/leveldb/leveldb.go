@@ -3,9 +3,11 @@
 // extra prefix), in bytewise order, so the layout is the one described in
 // docs/storage-format.md and the one neo-go writes.
 //
-// Writes from PutChangeSet go through one goleveldb batch: the batch is a
-// single journal record, so after a crash either the whole changeset is
-// visible or none of it is. PutSync goes to a side file first and
+// A change set from PutChangeSet that fits the memtable is one goleveldb
+// batch, a single journal record; a larger one is written straight to
+// level-0 tables by a goleveldb transaction, whose commit adds them all
+// to the manifest at once. Either way, after a crash the whole change set
+// is visible or none of it is. PutSync goes to a side file first and
 // reaches LevelDB with the next change set (synclog.go). Use it through
 // storage.New; the type does not leak goleveldb types.
 package leveldb
@@ -43,13 +45,6 @@ type Options struct {
 	// It is not in neo-go's YAML: a batch job that prefers memory to
 	// speed (`db restore`) sets it.
 	WriteBuffer int `yaml:"-"`
-	// LargeBatchTables lets goleveldb write a change set larger than the
-	// memtable straight to level-0 tables (its "large batch transaction":
-	// the memtable is flushed synchronously under the write lock first).
-	// Off, such a set goes through the journal into a memtable grown to
-	// its size, as every smaller one does. Not in neo-go's YAML: `db
-	// restore`, which writes no block log, sets it.
-	LargeBatchTables bool `yaml:"-"`
 	// L0Trigger is the number of level-0 tables that starts a
 	// compaction (0: DefaultL0Trigger); writes slow down at twice and stop
 	// at three times as many. Not in neo-go's YAML: `db restore`, which
@@ -75,14 +70,14 @@ const DefaultBlockCache = 2 * opt.MiB
 // DefaultWriteBuffer is the memtable size of a node: goleveldb's default
 // and neo-go's. goleveldb allocates the memtable whole and keeps two (the
 // active one and the one being flushed, or a spare), live heap that the
-// GC's goal doubles again. A node writes a second of blocks at a time
-// (5-6 MB at 7-9k TPS): with a 4 MiB memtable and goleveldb's large batch
-// transaction such a set flushed the memtable synchronously under the
-// write lock, stalling the block log's synchronous writes behind it, and
-// cost a loaded node 30-40% of its TPS; with the set written through the
-// journal instead (LargeBatchTables off, the node's setting) a loaded node
-// keeps its TPS at ~10 MB less RSS than with the 16 MiB memtable it used
-// before (docs/benchmarks-tps.md, Memory).
+// GC's goal multiplies. A loaded node writes a second of blocks at a time
+// (30-40 MB at 13k TPS): PutChangeSet writes such a set to tables one
+// memtable at a time (putTables) rather than as one batch into a
+// memtable grown to its size, which took the node's heap peak from ~105
+// to ~74 MB (docs/benchmarks-tps.md, 27 Nov, LevelDB change sets). The
+// transaction waits for the memtable's flush first; that stalled the
+// block log's synchronous writes and cost 30-40% of the TPS while they
+// went through LevelDB, but they go to the side file now (synclog.go).
 const DefaultWriteBuffer = 4 * opt.MiB
 
 // DefaultL0Trigger is a node's level-0 compaction trigger (goleveldb's
@@ -143,13 +138,15 @@ func Open(o Options) (*Store, error) {
 			kv.ErrWrongBackend, o.DataDirectoryPath)
 	}
 	opts := &opt.Options{
-		Filter:                       filter.NewBloomFilter(10),
-		ReadOnly:                     o.ReadOnly,
-		ErrorIfMissing:               o.ReadOnly,
-		WriteBuffer:                  DefaultWriteBuffer,
-		BlockCacheCapacity:           DefaultBlockCache,
-		CompactionTableSize:          8 * opt.MiB,
-		DisableLargeBatchTransaction: !o.LargeBatchTables,
+		Filter:              filter.NewBloomFilter(10),
+		ReadOnly:            o.ReadOnly,
+		ErrorIfMissing:      o.ReadOnly,
+		WriteBuffer:         DefaultWriteBuffer,
+		BlockCacheCapacity:  DefaultBlockCache,
+		CompactionTableSize: 8 * opt.MiB,
+		// Sets larger than the memtable are written by PutChangeSet
+		// itself (putTables), never by goleveldb's own large batch path.
+		DisableLargeBatchTransaction: true,
 	}
 	if o.WriteBuffer > 0 {
 		opts.WriteBuffer = o.WriteBuffer
@@ -241,15 +238,17 @@ func (s *Store) Delete(key []byte) error {
 
 // PutChangeSet atomically deletes dels and then stores puts (a key in both
 // ends up stored). Neither the maps nor the values are retained. The
-// batch also folds the side file's records written before the call
-// (synclog.go); when it does, it is written with a journal sync.
+// set also folds the side file's records written before the call
+// (synclog.go); when it does, it is written synced.
 //
-// The batch is written in key order: LevelDB inserts it into its
+// A set that fits the memtable is one batch; a larger one goes to tables
+// (putTables). Keys are written in order: LevelDB inserts them into a
 // memtable, a skip list, and a sorted insertion finds each key's place
 // next to the previous one's, in cache, where random order (hash keys,
 // such as MPT nodes) misses the cache at every level: sorting first costs
 // less than a quarter of what it saves (a 60,000-key change set: memtable
-// inserts 1.9 s → 0.47 s for 8 sets, the sort 0.2-0.3 s).
+// inserts 1.9 s → 0.47 s for 8 sets, the sort 0.2-0.3 s). In a
+// transaction sorted keys also make each table cover its own key range.
 func (s *Store) PutChangeSet(puts map[string][]byte, dels map[string]struct{}) error {
 	if s.readOnly {
 		return kv.ErrReadOnly
@@ -270,6 +269,9 @@ func (s *Store) PutChangeSet(puts map[string][]byte, dels map[string]struct{}) e
 		delKeys = append(delKeys, k)
 	}
 	slices.Sort(delKeys)
+	if size > s.opts.WriteBuffer {
+		return s.putTables(keys, delKeys, puts, dels)
+	}
 	b := leveldb.MakeBatch(size)
 	for _, k := range delKeys {
 		b.Delete(view(k))
@@ -437,4 +439,49 @@ func (s *Store) RecoverWrites() error {
 		err = fmt.Errorf("storage/leveldb: reopening %s read-write: %w", s.path, mapErr(oerr))
 	})
 	return err
+}
+
+// putTables writes a change set larger than the memtable straight to
+// level-0 tables through a goleveldb transaction, key by key: no batch
+// holds the whole set and no memtable grows to its size (each table is
+// one memtable's worth). The commit adds the tables to the manifest at
+// once, so after a crash either all of them are part of the database or
+// none is; tables and manifest are synced, so a fold of the side file
+// rides along as it does with a synced batch.
+func (s *Store) putTables(keys, delKeys []string, puts map[string][]byte, dels map[string]struct{}) error {
+	s.foldMu.Lock()
+	defer s.foldMu.Unlock()
+	s.enter()
+	defer s.exit()
+	tr, err := s.db.OpenTransaction()
+	if err != nil {
+		return fmt.Errorf("storage/leveldb: change set: %w", mapErr(err))
+	}
+	put := func(k string, v []byte) error { return tr.Put(view(k), v, nil) }
+	for _, k := range delKeys {
+		if err = tr.Delete(view(k), nil); err != nil {
+			break
+		}
+	}
+	for i := 0; err == nil && i < len(keys); i++ {
+		err = put(keys[i], puts[keys[i]])
+	}
+	var (
+		gen    uint64
+		folded bool
+	)
+	if err == nil && s.log != nil {
+		gen, folded, err = s.sealEach(puts, dels, put)
+	}
+	if err == nil {
+		err = tr.Commit()
+	}
+	if err != nil {
+		tr.Discard()
+		return fmt.Errorf("storage/leveldb: change set: %w", mapErr(err))
+	}
+	if !folded {
+		return nil
+	}
+	return s.log.Folded(gen)
 }

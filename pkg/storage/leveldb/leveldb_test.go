@@ -3,6 +3,7 @@ package leveldb
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -54,38 +55,91 @@ func TestOpenCorrupted(t *testing.T) {
 	require.ErrorIs(t, err, kv.ErrCorrupted)
 }
 
-// TestWriteBuffer opens a store with a memtable far smaller than one
-// change set, written straight to level-0 tables (a goleveldb
-// transaction, LargeBatchTables) or through the journal (the node's
-// setting), and finds every key after a reopen with the default one.
+// TestWriteBuffer opens a store with a small memtable and writes a change
+// set that fits it (one batch through the journal) and one sixteen times
+// its size (a transaction straight to tables), each overwriting and
+// deleting keys of the one before, and finds exactly the last state after
+// a reopen with the default memtable.
 func TestWriteBuffer(t *testing.T) {
-	for _, tables := range []bool{true, false} {
-		t.Run(fmt.Sprintf("tables=%v", tables), func(t *testing.T) { testWriteBuffer(t, tables) })
-	}
-}
-
-func testWriteBuffer(t *testing.T, tables bool) {
 	dir := t.TempDir()
-	s, err := Open(Options{DataDirectoryPath: dir, WriteBuffer: 64 << 10, LargeBatchTables: tables})
+	s, err := Open(Options{DataDirectoryPath: dir, WriteBuffer: 64 << 10})
 	require.NoError(t, err)
 	require.Equal(t, 64<<10, s.opts.WriteBuffer)
-	require.Equal(t, !tables, s.opts.DisableLargeBatchTransaction)
-	puts := make(map[string][]byte)
-	for i := range 4000 { // ~1 MB: 16 memtables
-		puts[string([]byte{0x70, byte(i >> 8), byte(i)})] = bytes.Repeat([]byte{byte(i)}, 256)
+	key := func(i int) string { return string([]byte{0x70, byte(i >> 8), byte(i)}) }
+	want := make(map[string][]byte)
+	for _, n := range []int{100, 4000, 150} { // ~25 kB, ~1 MB, ~37 kB of values
+		puts, dels := make(map[string][]byte), make(map[string]struct{})
+		for i := range n {
+			puts[key(i)] = bytes.Repeat([]byte{byte(n + i)}, 256)
+		}
+		for k := range want {
+			if _, ok := puts[k]; !ok && len(dels) < 50 {
+				dels[k] = struct{}{}
+			}
+		}
+		dels[key(0)] = struct{}{} // deleted and stored: ends up stored
+		require.NoError(t, s.PutChangeSet(puts, dels))
+		if n == 4000 {
+			require.Less(t, journalBytes(t, dir), int64(64<<10), "the large set went through the journal")
+		}
+		for k := range dels {
+			delete(want, k)
+		}
+		maps.Copy(want, puts)
 	}
-	require.NoError(t, s.PutChangeSet(puts, nil))
 	require.NoError(t, s.Close())
 
 	s, err = Open(Options{DataDirectoryPath: dir})
 	require.NoError(t, err)
 	require.Equal(t, DefaultWriteBuffer, s.opts.WriteBuffer)
-	for k, v := range puts {
-		got, err := s.Get([]byte(k))
-		require.NoError(t, err)
-		require.Equal(t, v, got)
-	}
+	got := make(map[string][]byte)
+	require.NoError(t, s.Seek(kv.SeekRange{Prefix: []byte{0x70}}, func(k, v []byte) bool {
+		got[string(k)] = bytes.Clone(v)
+		return true
+	}))
+	require.Equal(t, len(want), len(got))
+	require.Equal(t, want, got)
 	require.NoError(t, s.Close())
+}
+
+// journalBytes is the size of the LevelDB journal files in dir.
+func journalBytes(t *testing.T, dir string) int64 {
+	t.Helper()
+	logs, err := filepath.Glob(filepath.Join(dir, "*.log"))
+	require.NoError(t, err)
+	var n int64
+	for _, l := range logs {
+		fi, err := os.Stat(l)
+		require.NoError(t, err)
+		n += fi.Size()
+	}
+	return n
+}
+
+// TestLargeSetFoldsSynclog: a change set written to tables folds the side
+// file's records as a batch does, and drops those it deletes.
+func TestLargeSetFoldsSynclog(t *testing.T) {
+	dir := t.TempDir()
+	s, err := Open(Options{DataDirectoryPath: dir, WriteBuffer: 64 << 10})
+	require.NoError(t, err)
+	require.NoError(t, s.PutSync([]byte("\xc6a"), []byte("1")))
+	require.NoError(t, s.PutSync([]byte("\xc6b"), []byte("2")))
+	puts := make(map[string][]byte)
+	for i := range 2000 {
+		puts[string([]byte{0x70, byte(i >> 8), byte(i)})] = bytes.Repeat([]byte{1}, 100)
+	}
+	require.NoError(t, s.PutChangeSet(puts, map[string]struct{}{"\xc6a": {}}))
+	require.False(t, s.log.Pending())
+	crashClose(t, s) // nothing left to fold: the tables hold it all
+
+	_, ok := inLevelDB(t, dir, "\xc6a")
+	require.False(t, ok, "a record the change set deleted reached LevelDB")
+	v, ok := inLevelDB(t, dir, "\xc6b")
+	require.True(t, ok)
+	require.Equal(t, "2", string(v))
+	v, ok = inLevelDB(t, dir, "\x70\x07\xcf")
+	require.True(t, ok)
+	require.Len(t, v, 100)
 }
 
 // TestCompactionOptionsInterchange: the level-0 triggers are not part of

@@ -120,24 +120,38 @@ func (s *Store) foldFirst(key []byte) error {
 // sealInto adds to b the sealed side file records that the change set
 // does not delete or rewrite, and the generation folded.
 func (s *Store) sealInto(b *leveldb.Batch, puts map[string][]byte, dels map[string]struct{}) (uint64, bool) {
+	gen, folded, _ := s.sealEach(puts, dels, func(k string, v []byte) error {
+		b.Put(view(k), v)
+		return nil
+	})
+	return gen, folded
+}
+
+// sealEach seals the side file's records and hands put, in key order,
+// those the change set (puts, dels) does not override, then the fold
+// marker of their generation; folded is false when there was nothing
+// to seal.
+func (s *Store) sealEach(puts map[string][]byte, dels map[string]struct{},
+	put func(k string, v []byte) error) (gen uint64, folded bool, err error) {
 	sealed, gen := s.log.Seal()
 	if sealed == nil {
-		return 0, false
+		return 0, false, nil
 	}
 	keys := make([]string, 0, len(sealed))
 	for k := range sealed {
-		_, put := puts[k]
-		_, del := dels[k]
-		if !put && !del {
+		_, p := puts[k]
+		_, d := dels[k]
+		if !p && !d {
 			keys = append(keys, k)
 		}
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
-		b.Put(view(k), sealed[k])
+		if err := put(k, sealed[k]); err != nil {
+			return gen, true, err
+		}
 	}
-	b.Put(foldKey, foldValue(s.logID, gen))
-	return gen, true
+	return gen, true, put(string(foldKey), foldValue(s.logID, gen))
 }
 
 // pendingIn returns the read-only store's unfolded records in [lo, hi),
