@@ -17,12 +17,14 @@ const (
 
 // DefaultMemoryHeapPercent is Memory.HeapPercent when unset.
 //
-// 35: a loaded single LevelDB node (neo-bench, 500k transfers) kept its TPS
-// (medians 7149 vs 7351 transfers/s, within the spread) at 3 MB less mean
-// RSS than at 50 (89.7 vs 92.5 MB); a loaded BoltDB node's CPU profile at
-// 35 showed the collector's background work at 4% of the CPU
-// (docs/benchmarks-tps.md, 27 Nov 2026).
-const DefaultMemoryHeapPercent = 35
+// 25: in same-run A/Bs against 35 (neo-bench, 500k transfers, 27 Nov
+// 2026) four loaded nodes and an RPC node took 30-58 MB less mean RSS
+// together (653.6 and 689.2 against 711.6 and 719.9 MB) at TPS within the
+// rounds' spread; 20 took ~120 MB off but cost those five nodes ~13% of
+// their TPS, the collector's work repeated on every node; a single node
+// lost no TPS at 20 (LevelDB and BoltDB, 6 MB less on LevelDB)
+// (docs/benchmarks-tps.md, 27 Nov 2026, 09:03-10:20).
+const DefaultMemoryHeapPercent = 25
 
 // Memory sets the process's soft memory limit, what makes the Go garbage
 // collector run before the heap doubles (an n3d addition; neo-go has no
