@@ -21,9 +21,10 @@ const (
 // 2026) four loaded nodes and an RPC node took 30-58 MB less mean RSS
 // together (653.6 and 689.2 against 711.6 and 719.9 MB) at TPS within the
 // rounds' spread; 20 took ~120 MB off but cost those five nodes ~13% of
-// their TPS, the collector's work repeated on every node. A single
-// LevelDB node at 25 ran 12.5 MB (10%) below its mean RSS at 35 for ~3.5%
-// of its TPS (docs/benchmarks-tps.md, 27 Nov 2026, 09:03-11:09).
+// their TPS, the collector's work repeated on every node. For a single
+// LevelDB node one A/B found 12.5 MB (10%) less mean RSS at 25 for ~3.5%
+// of its TPS, a second none of that cost (docs/benchmarks-tps.md, 27 Nov
+// 2026, 09:03-11:21).
 const DefaultMemoryHeapPercent = 25
 
 // Memory sets the process's soft memory limit, what makes the Go garbage
