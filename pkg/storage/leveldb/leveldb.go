@@ -71,7 +71,7 @@ const DefaultBlockCache = 2 * opt.MiB
 // and neo-go's. goleveldb allocates the memtable whole and keeps two (the
 // active one and the one being flushed, or a spare), live heap that the
 // GC's goal multiplies. A loaded node writes a second of blocks at a time
-// (30-40 MB at 13k TPS): PutChangeSet writes such a set to tables one
+// (~16 MB of keys and values at 13k TPS): PutChangeSet writes such a set to tables one
 // memtable at a time (putTables) rather than as one batch into a
 // memtable grown to its size, which took the node's heap peak from ~105
 // to ~74 MB (docs/benchmarks-tps.md, 27 Nov, LevelDB change sets). The
