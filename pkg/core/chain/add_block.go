@@ -98,8 +98,9 @@ func (c *Chain) addBlock(b *block.Block, m addMode) error {
 		}
 	}
 	logged := noWait
+	var raw []byte
 	if m.log == logWrite {
-		logged = c.startLogWrite(b)
+		raw, logged = c.startLogWrite(b)
 	}
 	blockDAO := c.dao.Private()
 	res, err := c.exec.execute(blockDAO, b)
@@ -143,6 +144,9 @@ func (c *Chain) addBlock(b *block.Block, m addMode) error {
 	root, err := c.persistBlock(b)
 	if err != nil {
 		return c.breakWith(blockError(&b.Header, err))
+	}
+	if raw != nil {
+		c.recent.add(b.Hash(), raw)
 	}
 	c.publish(b, res, root)
 	return nil

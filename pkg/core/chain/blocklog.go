@@ -51,13 +51,13 @@ func blockLogKey(index uint32) []byte {
 }
 
 // startLogWrite writes b's record durably in a goroutine; wait returns the
-// outcome. undo removes the record again (for a block that failed after
+// outcome, raw is the record (b's serialization, nil when it failed). undo removes the record again (for a block that failed after
 // its record was written: a crash before the removal leaves a record Open
 // verifies and drops).
-func (c *Chain) startLogWrite(b *block.Block) (wait func() error) {
+func (c *Chain) startLogWrite(b *block.Block) (raw []byte, wait func() error) {
 	raw, err := b.Bytes()
 	if err != nil {
-		return func() error { return fmt.Errorf("chain: block log: %w", err) }
+		return nil, func() error { return fmt.Errorf("chain: block log: %w", err) }
 	}
 	put := storage.PutDurable
 	if c.cfg.BlockLogNoSync {
@@ -65,7 +65,7 @@ func (c *Chain) startLogWrite(b *block.Block) (wait func() error) {
 	}
 	done := make(chan error, 1)
 	go func() { done <- put(c.store, blockLogKey(b.Index), raw) }()
-	return func() error {
+	return raw, func() error {
 		if err := <-done; err != nil {
 			return fmt.Errorf("%w: block log: %w", ErrStorage, err)
 		}

@@ -181,6 +181,9 @@ type Chain struct {
 	logged   []uint32
 	unlogged bool
 	health   health
+	// recent keeps the serializations of the newest logged blocks for
+	// AppendBlockBytes (recent.go).
+	recent recentBlocks
 }
 
 // Open opens the chain in cfg.Store: a new store receives the genesis

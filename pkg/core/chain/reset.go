@@ -75,6 +75,7 @@ func (c *Chain) Reset(height uint32) error {
 	if err := c.persistCache(true); err != nil {
 		return fmt.Errorf("%w: %w", ErrReset, err)
 	}
+	c.recent.clear() // the blocks above height go
 	err := c.runReset(height, resetStageBlocks)
 	if err == nil {
 		err = c.reload(height)
@@ -374,6 +375,7 @@ func keepHeaderBatch(start, height uint32) bool {
 // below it.
 func (c *Chain) reload(height uint32) error {
 	c.rec.updateClean(nil, nil, true)
+	c.recent.clear()
 	g, err := GenesisBlock(c.proto)
 	if err != nil {
 		return err
