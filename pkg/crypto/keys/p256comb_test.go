@@ -4,6 +4,7 @@ import (
 	"crypto/ecdsa"
 	"crypto/rand"
 	"crypto/sha256"
+	"fmt"
 	"math/big"
 	"sync"
 	"testing"
@@ -247,4 +248,60 @@ func benchSignedComb(b *testing.B) (pub *PublicKey, tab *p256Comb, sig []byte, d
 	pub = priv.PublicKey()
 	d = sha256.Sum256([]byte("paths"))
 	return pub, newP256Comb(pointOf(pub), combBitsQ), priv.SignHash(d), d
+}
+
+// TestWideKeyPath verifies with one key until it gets its wide table, then
+// checks that the wide table accepts and rejects exactly as the other
+// paths do.
+func TestWideKeyPath(t *testing.T) {
+	priv, err := NewPrivateKey()
+	require.NoError(t, err)
+	d := sha256.Sum256([]byte("wide"))
+	sig := priv.SignHash(d)
+	k, err := NewPublicKeyFromBytes(priv.PublicKey().Bytes())
+	require.NoError(t, err)
+	for i := range wideThreshold + 1 {
+		if i == hotThreshold {
+			tab := k.hot.table.Load()
+			require.NotNil(t, tab, "hot after %d uses", i)
+			require.Equal(t, uint(combBitsQ), tab.bits)
+		}
+		require.True(t, k.hot.verify(sig, d[:]), "use %d", i)
+	}
+	tab := k.hot.table.Load()
+	require.NotNil(t, tab)
+	require.Equal(t, uint(combBitsWide), tab.bits, "wide after %d uses", wideThreshold)
+	sigs, digests := combCases(t, priv)
+	valid := 0
+	for i, sg := range sigs {
+		for j, dg := range digests {
+			want := slowVerify(k, sg, dg)
+			require.Equal(t, want, p256Verify(tab, sg, dg), "signature %d, digest %d", i, j)
+			if want {
+				valid++
+			}
+		}
+	}
+	require.Greater(t, valid, 10)
+	for i := range 64 {
+		bad := join(sig, nil)
+		bad[i] ^= 1 << (i % 8)
+		require.False(t, p256Verify(tab, bad, d[:]))
+	}
+}
+
+// BenchmarkP256VerifyWide compares a verification with a hot key's table
+// and with a very hot key's wide one.
+func BenchmarkP256VerifyWide(b *testing.B) {
+	pub, _, sig, d := benchSignedComb(b)
+	for _, bits := range []uint{combBitsQ, combBitsWide} {
+		tab := newP256Comb(pointOf(pub), bits)
+		b.Run(fmt.Sprintf("q%d", bits), func(b *testing.B) {
+			for b.Loop() {
+				if !p256Verify(tab, sig, d[:]) {
+					b.Fatal("verify failed")
+				}
+			}
+		})
+	}
 }
