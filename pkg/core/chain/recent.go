@@ -13,10 +13,11 @@ import (
 // database reads every transaction record back (one Get per transaction:
 // ~5% of a loaded single node's CPU at 12k-transaction blocks), while the
 // block's serialized form already exists: the block log record
-// (blocklog.go) is exactly that encoding. Two blocks cover a poller that
-// lags one block behind; each costs the bytes of its serialization (~3 MB
-// at 12k transfers), held until two newer blocks replace it.
-const recentBlockCount = 2
+// (blocklog.go) is exactly that encoding. The newest block is what a
+// follower asks for (neo-bench polls twice per block time); it costs the
+// bytes of its serialization (~3.7 MB at 15k transfers) until the next
+// block replaces it. Older blocks are read from the store.
+const recentBlockCount = 1
 
 // recentBlock is the serialization of one block (block.Block.Bytes).
 type recentBlock struct {
