@@ -13,6 +13,7 @@
 //	add_block.go      AddBlock: verify, execute, store, state root, announce
 //	blocklog.go       the block log: a block is durable before it is visible;
 //	                  replay at Open
+//	recent.go         the newest block's bytes (its log record) for getblock
 //	persist.go        the write cache to the store in the background; the
 //	                  storage-failure state (pause, retry, resume), ErrBroken
 //	exec.go           execution through pkg/core/interop (OnPersist, txs, PostPersist)

@@ -9,7 +9,8 @@
 //	    └─ Verify(sig r‖s, digest) ── r1 (p256verify.go): u2·Q with nistec's
 //	                                   assembly, u1·G from a comb table of G;
 //	                                   once a key has verified 16 times, from
-//	                                   a comb table of the key too, summed
+//	                                   a comb table of the key too (a wider
+//	                                   one after 4096), summed
 //	                                   with our own field arithmetic
 //	                                   (p256field.go, p256point.go); see
 //	                                   docs/benchmarks-crypto.md
