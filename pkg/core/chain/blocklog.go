@@ -50,8 +50,9 @@ func blockLogKey(index uint32) []byte {
 	return binary.BigEndian.AppendUint32([]byte{byte(storage.SYSBlockLog)}, index)
 }
 
-// startLogWrite writes b's record durably in a goroutine; wait returns the
-// outcome, raw is the record (b's serialization, nil when it failed). undo removes the record again (for a block that failed after
+// startLogWrite writes b's record durably in a goroutine and returns it
+// (raw, b's serialization; nil when encoding failed); wait returns the
+// outcome. unlog removes the record again (for a block that failed after
 // its record was written: a crash before the removal leaves a record Open
 // verifies and drops).
 func (c *Chain) startLogWrite(b *block.Block) (raw []byte, wait func() error) {

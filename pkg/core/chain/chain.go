@@ -181,7 +181,7 @@ type Chain struct {
 	logged   []uint32
 	unlogged bool
 	health   health
-	// recent keeps the serializations of the newest logged blocks for
+	// recent keeps the newest logged block's serialization for
 	// AppendBlockBytes (recent.go).
 	recent recentBlocks
 }

@@ -39,9 +39,9 @@ func (c *Chain) GetBlock(h util.Uint256) (*block.Block, error) {
 }
 
 // AppendBlockBytes appends block h serialized (as block.Block.Bytes has
-// it) to dst: one of the newest blocks from its block log record kept in
-// memory (recent.go), any other copied from the stored records without
-// decoding its transaction objects.
+// it) to dst: the newest block from its block log record kept in memory
+// (recent.go), any other copied from the stored records without decoding
+// its transaction objects.
 func (c *Chain) AppendBlockBytes(dst []byte, h util.Uint256) ([]byte, error) {
 	if out, ok := c.recent.appendTo(dst, h); ok {
 		return out, nil

@@ -33,7 +33,7 @@ import (
 // is built once, so it is wide: 10-bit windows verify 10% faster than
 // 8-bit ones. For Q, 8-bit windows would save another 5% per verification
 // but take twice as long to build (about 2 ms), which only pays off after
-// about a thousand verifications with the key; 10-bit ones save ~18%
+// about a thousand verifications with the key; 10-bit ones save ~15%
 // (BenchmarkP256VerifyWide) for ~9 ms, paid back after a few thousand.
 //
 // x(R) mod N = r is then checked without an inversion: x(R) = X/ZZ, so X

@@ -25,7 +25,7 @@ const (
 	// a benchmark's sender) gets a wider table once it has verified
 	// wideThreshold times: 10-bit windows (26 of 512 points, 852 KB,
 	// ~9 ms to build) instead of 7-bit ones take u2·Q from 37 to 26
-	// additions, a verification ~18% less CPU (BenchmarkP256VerifyWide);
+	// additions, a verification ~15% less CPU (BenchmarkP256VerifyWide);
 	// at most maxWideTables keys have one (3.4 MB).
 	wideThreshold = 4096
 	maxWideTables = 4
