@@ -305,3 +305,44 @@ func BenchmarkP256VerifyWide(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkP256VerifyEvicted verifies after evicting the tables from the
+// caches (as a node's other work does between two verifications of its
+// transactions), with and without touching every selected point first.
+func BenchmarkP256VerifyEvicted(b *testing.B) {
+	pub, _, sig, d := benchSignedComb(b)
+	evict := make([]uint64, 48<<20/8)
+	untouched := func(t *p256Comb) bool {
+		r, u1, u2, ok := p256VerifyScalars(sig, d[:])
+		if !ok {
+			return false
+		}
+		var qd, gd [64]int32
+		var acc p256XYZZ
+		t.addDigits(&acc, qd[:signedDigits(&u2, t.bits, &qd)])
+		g := p256GComb()
+		g.addDigits(&acc, gd[:signedDigits(&u1, g.bits, &gd)])
+		return acc.xModNEquals(&r)
+	}
+	touched := func(t *p256Comb) bool { return p256Verify(t, sig, d[:]) }
+	for _, bits := range []uint{combBitsQ, combBitsWide} {
+		tab := newP256Comb(pointOf(pub), bits)
+		for _, v := range []struct {
+			name   string
+			verify func(*p256Comb) bool
+		}{{"untouched", untouched}, {"touched", touched}} {
+			b.Run(fmt.Sprintf("q%d/%s", bits, v.name), func(b *testing.B) {
+				for b.Loop() {
+					b.StopTimer()
+					for i := 0; i < len(evict); i += 8 {
+						evict[i]++
+					}
+					b.StartTimer()
+					if !v.verify(tab) {
+						b.Fatal("verify failed")
+					}
+				}
+			})
+		}
+	}
+}

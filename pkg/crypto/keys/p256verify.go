@@ -113,9 +113,14 @@ func p256Verify(t *p256Comb, sig, digest []byte) bool {
 	if !ok {
 		return false
 	}
+	g := p256GComb()
+	var qd, gd [64]int32
+	q1 := qd[:signedDigits(&u2, t.bits, &qd)]
+	g1 := gd[:signedDigits(&u1, g.bits, &gd)]
+	touchPoints(t, q1, g, g1)
 	var acc p256XYZZ
-	t.addMul(&acc, &u2)
-	p256GComb().addMul(&acc, &u1)
+	t.addDigits(&acc, q1)
+	g.addDigits(&acc, g1)
 	return acc.xModNEquals(&r)
 }
 
