@@ -131,13 +131,14 @@ func (f *inflight) claim(h util.Uint256, typ payload.InventoryType, p *peer, now
 	return true
 }
 
-// delivered records that p delivered the transaction h. A requested
-// transaction stays tracked after its delivery, until the node knows it
-// (pooled, being verified, or refused for good: see expired): one dropped
-// on its way to the pool (a full verification queue, a refusal that
-// depends on the moment such as a full pool) is so asked again from p
-// after timeout, instead of waiting, unknown, for its owner's
-// re-announcement blocks later. An unrequested transaction is not
+// delivered records that p delivered the transaction or queued block h.
+// A requested item stays tracked after its delivery, until the node knows
+// it (a transaction pooled, being verified, or refused for good; a block
+// added: see expired), so other announcements do not fetch it again. A
+// transaction dropped on its way to the pool (a full verification queue,
+// a refusal that depends on the moment such as a full pool) is so asked
+// again from p after timeout, instead of waiting, unknown, for its
+// owner's re-announcement blocks later. An unrequested item is not
 // tracked.
 func (f *inflight) delivered(h util.Uint256, p *peer, now time.Time, timeout time.Duration) {
 	f.mu.Lock()

@@ -75,19 +75,25 @@ func (s *Server) handleMempool(p *peer) error {
 }
 
 // handleBlock hands a block to the block queue; the sync loop is told so
-// it can move its window.
+// it can move its window. A block asked for by an inv stays tracked once
+// queued (inflight.delivered) until the chain has it: until then the
+// ledger does not know it, and every other announcement of it (each
+// validator relays a new block) would fetch and decode it again.
 func (s *Server) handleBlock(p *peer, b *block.Block) {
 	h := b.Hash()
-	s.seen.remove(h)
 	p.updateHeight(b.Index)
 	if s.ssync != nil && s.ssync.active() {
+		s.seen.remove(h)
 		s.ssync.onBlock(p, b)
 		s.kickSync()
 		return
 	}
 	s.sync.received(p, b.Index)
 	if err := s.cfg.Blocks.Put(b); err != nil {
+		s.seen.remove(h)
 		s.log.Debug("block not queued", zap.Uint32("index", b.Index), zap.Error(err))
+	} else {
+		s.seen.delivered(h, p, s.clock.Now(), s.cfg.requestTimeout())
 	}
 	s.kickSync()
 }

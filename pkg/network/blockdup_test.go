@@ -1,0 +1,69 @@
+package network
+
+import (
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/n3d-io/n3d/pkg/core/block"
+	"github.com/n3d-io/n3d/pkg/network/message"
+	"github.com/n3d-io/n3d/pkg/network/payload"
+	"github.com/n3d-io/n3d/pkg/util"
+	"github.com/stretchr/testify/require"
+)
+
+// heldBlocks is a block sink that keeps what it is given without adding
+// it to the chain: a block queue whose chain is still busy with the
+// previous block.
+type heldBlocks struct {
+	mu  sync.Mutex
+	got []util.Uint256
+}
+
+func (h *heldBlocks) Put(b *block.Block) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.got = append(h.got, b.Hash())
+	return nil
+}
+
+func (h *heldBlocks) len() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.got)
+}
+
+// TestDeliveredBlockNotFetchedAgain: in a 4+1 network every validator
+// announces each new block to the RPC node. The first announcement is
+// asked for and delivered; the block then waits in the block queue while
+// the chain adds the one before it, still unknown to the ledger. A second
+// validator's announcement must not fetch (and decode) the same block a
+// second time: a 20k-transaction block is ~5 MB on the wire and ~30 MB
+// decoded, and loaded RPC nodes held three copies at once.
+func TestDeliveredBlockNotFetchedAgain(t *testing.T) {
+	src := openChain(t, refChain(t), true)
+	defer src.Close()
+	next, err := src.GetBlockByIndex(31)
+	require.NoError(t, err)
+
+	held := new(heldBlocks)
+	v := newNode(t, nodeOpts{restore: true, restoreCount: 30, cfg: func(c *Config) { c.Blocks = held }})
+	first, second := dialRaw(t, v, 31), dialRaw(t, v, 32)
+
+	blockInv := &payload.Inventory{Type: payload.InvBlock, Hashes: []util.Uint256{next.Hash()}}
+	first.send(message.CmdInv, blockInv)
+	first.getDataFor(next.Hash())
+	first.send(message.CmdBlock, next)
+	require.Eventually(t, func() bool { return held.len() == 1 }, waitFor, time.Millisecond)
+
+	// The second announcement, then a fresh transaction hash: the node
+	// answers in order, so the first getdata the second peer sees must
+	// be the transaction's.
+	second.send(message.CmdInv, blockInv)
+	fresh := util.Uint256{0xfe, 0xed}
+	second.send(message.CmdInv, &payload.Inventory{Type: payload.InvTX, Hashes: []util.Uint256{fresh}})
+	gd := second.expect(message.CmdGetData).Payload.(*payload.Inventory)
+	require.Equal(t, payload.InvTX, gd.Type, "the delivered block was asked for again")
+	require.Equal(t, []util.Uint256{fresh}, gd.Hashes)
+	require.Equal(t, 1, held.len())
+}
