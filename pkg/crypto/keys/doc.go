@@ -10,7 +10,9 @@
 //	                                   assembly, u1·G from a comb table of G;
 //	                                   once a key has verified 16 times, from
 //	                                   a comb table of the key too (a wider
-//	                                   one after 4096), summed
+//	                                   one after 4096), summed (every
+//	                                   point loaded before the first
+//	                                   addition: the misses overlap)
 //	                                   with our own field arithmetic
 //	                                   (p256field.go, p256point.go); see
 //	                                   docs/benchmarks-crypto.md
