@@ -67,3 +67,51 @@ func TestDeliveredBlockNotFetchedAgain(t *testing.T) {
 	require.Equal(t, []util.Uint256{fresh}, gd.Hashes)
 	require.Equal(t, 1, held.len())
 }
+
+// TestUnaddedBlockForgotten: a delivered block that the chain has not
+// added by the request timeout (it was rejected, or it waits for a
+// missing predecessor) is forgotten, not asked for again from the peer
+// that sent it: the sync loop fetches missing blocks by index, and a
+// rejected block would come back the same. The node runs on a fake
+// clock that the test advances.
+func TestUnaddedBlockForgotten(t *testing.T) {
+	src := openChain(t, refChain(t), true)
+	defer src.Close()
+	next, err := src.GetBlockByIndex(31)
+	require.NoError(t, err)
+	h := next.Hash()
+
+	mem := newMemNet(t, true)
+	held := new(heldBlocks)
+	v := newNode(t, nodeOpts{mem: mem, host: 1, restore: true, restoreCount: 30,
+		cfg: func(c *Config) { c.Blocks = held }})
+	p := dialRaw(t, v, 41)
+	p.send(message.CmdInv, &payload.Inventory{Type: payload.InvBlock, Hashes: []util.Uint256{h}})
+	p.getDataFor(h)
+	p.send(message.CmdBlock, next)
+	require.Eventually(t, func() bool { return held.len() == 1 }, waitFor, time.Millisecond)
+
+	tracked := func() bool {
+		v.srv.seen.mu.Lock()
+		defer v.srv.seen.mu.Unlock()
+		_, ok := v.srv.seen.m[h]
+		return ok
+	}
+	require.True(t, tracked(), "a queued block stays tracked")
+	step := v.srv.cfg.requestTimeout() / 4
+	require.Eventually(t, func() bool {
+		if !tracked() {
+			return true
+		}
+		mem.fake.Advance(step)
+		return false
+	}, waitFor, 10*time.Millisecond, "the unadded block is still tracked")
+
+	// Nothing was asked again: the first getdata p sees now is a marker's.
+	fresh := util.Uint256{0xbe, 0xef}
+	p.send(message.CmdInv, &payload.Inventory{Type: payload.InvTX, Hashes: []util.Uint256{fresh}})
+	gd := p.expect(message.CmdGetData).Payload.(*payload.Inventory)
+	require.Equal(t, payload.InvTX, gd.Type, "the unadded block was asked for again")
+	require.Equal(t, []util.Uint256{fresh}, gd.Hashes)
+	require.Equal(t, 1, held.len())
+}

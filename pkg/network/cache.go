@@ -138,8 +138,10 @@ func (f *inflight) claim(h util.Uint256, typ payload.InventoryType, p *peer, now
 // transaction dropped on its way to the pool (a full verification queue,
 // a refusal that depends on the moment such as a full pool) is so asked
 // again from p after timeout, instead of waiting, unknown, for its
-// owner's re-announcement blocks later. An unrequested item is not
-// tracked.
+// owner's re-announcement blocks later. A block the chain has not added
+// by then (rejected, or waiting for a missing predecessor) is forgotten
+// instead: the sync loop fetches missing blocks by index. An unrequested
+// item is not tracked.
 func (f *inflight) delivered(h util.Uint256, p *peer, now time.Time, timeout time.Duration) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -190,9 +192,9 @@ type retry struct {
 // returns the getdata messages to send; a request with no announcer
 // left is forgotten: the item comes back when someone announces it
 // again (the owner of a pooled transaction does, see txResendLoop). A
-// delivered request whose item the node still does not know is asked
-// again from the peer that delivered it (or the next announcer), at most
-// maxRefetches times.
+// delivered transaction the node still does not know is asked again from
+// the peer that delivered it (or the next announcer), at most
+// maxRefetches times; a delivered block is forgotten (see delivered).
 func (f *inflight) expired(now time.Time, timeout time.Duration, known func(payload.InventoryType, util.Uint256) bool) expiredResult {
 	type key struct {
 		p   *peer
@@ -207,6 +209,10 @@ func (f *inflight) expired(now time.Time, timeout time.Duration, known func(payl
 		}
 		if known(r.typ, h) {
 			delete(f.m, h)
+			continue
+		}
+		if r.delivered && r.typ == payload.InvBlock {
+			delete(f.m, h) // delivered: the chain's (and the sync loop's) from here
 			continue
 		}
 		if r.delivered {
