@@ -21,8 +21,9 @@ type recentBlock struct {
 // back (one Get per transaction: 4.7% of a loaded single LevelDB node's CPU
 // at 12k-transaction blocks), while the block's serialized form already
 // exists: the block log record (blocklog.go) is exactly that encoding. It
-// costs its bytes (~115 B per NEO transfer: ~1.7 MB at 15k transfers) until
-// the next block replaces it. Older blocks are read from the store.
+// costs its bytes (~246 B per neo-bench NEO transfer: ~3.7 MB at 15k
+// transfers) until the next block replaces it. Older blocks are read from
+// the store.
 type recentBlocks struct {
 	newest atomic.Pointer[recentBlock]
 }
