@@ -56,15 +56,9 @@ func TestDeliveredBlockNotFetchedAgain(t *testing.T) {
 	first.send(message.CmdBlock, next)
 	require.Eventually(t, func() bool { return held.len() == 1 }, waitFor, time.Millisecond)
 
-	// The second announcement, then a fresh transaction hash: the node
-	// answers in order, so the first getdata the second peer sees must
-	// be the transaction's.
+	// The second announcement: no getdata for the block follows.
 	second.send(message.CmdInv, blockInv)
-	fresh := util.Uint256{0xfe, 0xed}
-	second.send(message.CmdInv, &payload.Inventory{Type: payload.InvTX, Hashes: []util.Uint256{fresh}})
-	gd := second.expect(message.CmdGetData).Payload.(*payload.Inventory)
-	require.Equal(t, payload.InvTX, gd.Type, "the delivered block was asked for again")
-	require.Equal(t, []util.Uint256{fresh}, gd.Hashes)
+	second.requireNextGetDataFresh(util.Uint256{0xfe, 0xed}, "the delivered block was asked for again")
 	require.Equal(t, 1, held.len())
 }
 
@@ -108,10 +102,18 @@ func TestUnaddedBlockForgotten(t *testing.T) {
 	}, waitFor, 10*time.Millisecond, "the unadded block is still tracked")
 
 	// Nothing was asked again: the first getdata p sees now is a marker's.
-	fresh := util.Uint256{0xbe, 0xef}
+	p.requireNextGetDataFresh(util.Uint256{0xbe, 0xef}, "the unadded block was asked for again")
+	require.Equal(t, 1, held.len())
+}
+
+// requireNextGetDataFresh announces the transaction hash fresh and
+// requires the next getdata p receives to ask for it alone: the node
+// answers in order, so a getdata for anything else sent before (a block
+// asked again) would arrive first.
+func (p *rawPeer) requireNextGetDataFresh(fresh util.Uint256, msg string) {
+	p.t.Helper()
 	p.send(message.CmdInv, &payload.Inventory{Type: payload.InvTX, Hashes: []util.Uint256{fresh}})
 	gd := p.expect(message.CmdGetData).Payload.(*payload.Inventory)
-	require.Equal(t, payload.InvTX, gd.Type, "the unadded block was asked for again")
-	require.Equal(t, []util.Uint256{fresh}, gd.Hashes)
-	require.Equal(t, 1, held.len())
+	require.Equal(p.t, payload.InvTX, gd.Type, msg)
+	require.Equal(p.t, []util.Uint256{fresh}, gd.Hashes)
 }
