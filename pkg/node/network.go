@@ -7,6 +7,7 @@ import (
 	"github.com/n3d-io/n3d/pkg/buildinfo"
 	"github.com/n3d-io/n3d/pkg/config"
 	"github.com/n3d-io/n3d/pkg/consensus"
+	"github.com/n3d-io/n3d/pkg/core/block"
 	"github.com/n3d-io/n3d/pkg/core/blockqueue"
 	"github.com/n3d-io/n3d/pkg/core/chain"
 	"github.com/n3d-io/n3d/pkg/core/mempool"
@@ -89,7 +90,7 @@ func (n *Node) startNetwork(ctx context.Context) (stop func() error, err error) 
 	if err != nil {
 		return nil, fmt.Errorf("p2p: %w", err)
 	}
-	cfg.Ledger, cfg.Blocks, cfg.Log = c, q, log
+	cfg.Ledger, cfg.Blocks, cfg.Log = c, sharingSink{q, n.pool.TryGet}, log
 	cfg.Clock, cfg.Transport = n.clock, n.transport
 	cfg.Pool = poolView{n.pool, n.pipe}
 	cfg.Notary = n.notaryNetConfig()
@@ -172,4 +173,19 @@ func (p poolView) TxHashes() []util.Uint256 {
 		out[i] = tx.Hash()
 	}
 	return out
+}
+
+// sharingSink queues blocks from peers after replacing their transactions
+// by the pooled instances of the same transactions
+// (block.ShareTransactions): an RPC node has most of a new block's
+// transactions pooled already, and without this holds them twice (and
+// the block's message buffer) until the block is added.
+type sharingSink struct {
+	q      network.BlockSink
+	pooled func(util.Uint256) (*transaction.Transaction, bool)
+}
+
+func (s sharingSink) Put(b *block.Block) error {
+	b.ShareTransactions(s.pooled)
+	return s.q.Put(b)
 }
