@@ -10,6 +10,11 @@
 // the chain (previous hash, timestamps, witness, MaxBlockSize and
 // MaxTransactionsPerBlock via CheckLimits) is the chain package's job.
 //
+// A block decoded from a message keeps its transactions in one array whose
+// scripts alias the message's buffer; ShareTransactions swaps them for
+// equal instances the node already holds (its mempool's), so that the
+// array and the buffer can be freed before the block is added.
+//
 // JSON forms are those of the reference RPC getblock / getblockheader
 // (verbose), in the reference's key order.
 package block

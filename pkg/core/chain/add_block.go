@@ -21,7 +21,10 @@ import (
 // blockResult holds the application logs of one executed block.
 type blockResult struct {
 	onPersist, postPersist *state.AppExecResult
-	txs                    []*state.AppExecResult // one per transaction
+	txs                    []*state.AppExecResult // one per transaction, unless txsStored
+	// txsStored: the transactions and their results are in the block's
+	// DAO already (recorded as each ran), txs is all nil.
+	txsStored bool
 }
 
 // AddBlock verifies (unless SkipBlockVerification is set), executes and
@@ -236,6 +239,9 @@ func (c *Chain) storeLedger(d *dao.DAO, b *block.Block, res *blockResult) error 
 		return err
 	}
 	for i, tx := range b.Transactions {
+		if res.txsStored {
+			break
+		}
 		if err := d.StoreAsTransaction(tx, b.Index, res.txs[i]); err != nil {
 			return err
 		}
