@@ -117,3 +117,39 @@ func (p *rawPeer) requireNextGetDataFresh(fresh util.Uint256, msg string) {
 	require.Equal(p.t, payload.InvTX, gd.Type, msg)
 	require.Equal(p.t, []util.Uint256{fresh}, gd.Hashes)
 }
+
+// TestBlockBeingAddedNotFetched: a validator adds the block its consensus
+// agreed on while the other validators, done first, announce and send
+// it. The node neither asks for that block nor queues a copy sent
+// anyway (it is read as its header only).
+func TestBlockBeingAddedNotFetched(t *testing.T) {
+	src := openChain(t, refChain(t), true)
+	defer src.Close()
+	next, err := src.GetBlockByIndex(31)
+	require.NoError(t, err)
+
+	held := new(heldBlocks)
+	var adding sync.Mutex // held: the ledger is adding next
+	adding.Lock()
+	v := newNode(t, nodeOpts{restore: true, restoreCount: 30, cfg: func(c *Config) {
+		c.Blocks = held
+		c.Adding = func() (uint32, util.Uint256, bool) {
+			if adding.TryLock() {
+				adding.Unlock()
+				return 0, util.Uint256{}, false
+			}
+			return next.Index, next.Hash(), true
+		}
+	}})
+	p := dialRaw(t, v, 33)
+	p.send(message.CmdInv, &payload.Inventory{Type: payload.InvBlock, Hashes: []util.Uint256{next.Hash()}})
+	p.requireNextGetDataFresh(util.Uint256{0xad, 0xd1}, "the block being added was asked for")
+	p.send(message.CmdBlock, next)
+	p.requireNextGetDataFresh(util.Uint256{0xad, 0xd2}, "after the block")
+	require.Zero(t, held.len(), "a copy of the block being added was queued")
+
+	// Once the ledger is no longer adding it, the block is new again.
+	adding.Unlock()
+	p.send(message.CmdBlock, next)
+	require.Eventually(t, func() bool { return held.len() == 1 }, waitFor, time.Millisecond)
+}

@@ -155,6 +155,11 @@ type Config struct {
 	Ledger Ledger
 	// Blocks receives blocks from peers, in any order (required).
 	Blocks BlockSink
+	// Adding reports the block the ledger is adding (optional): a
+	// validator adds the block its consensus agreed on while the other
+	// validators already announce and send it, and that copy is neither
+	// requested nor decoded beyond its header.
+	Adding func() (index uint32, hash util.Uint256, ok bool)
 	// Pool answers transaction requests; nil: no mempool, every announced
 	// transaction is requested and getdata/mempool find nothing.
 	Pool TxPool

@@ -228,10 +228,7 @@ func (s *Server) handleInv(p *peer, inv *payload.Inventory) error {
 		}
 		known = func(h util.Uint256) bool { return s.cfg.Pool != nil && s.cfg.Pool.ContainsTx(h) }
 	case payload.InvBlock:
-		known = func(h util.Uint256) bool {
-			_, err := s.cfg.Ledger.GetHeader(h)
-			return err == nil
-		}
+		known = s.knownBlockHash
 	case payload.InvExtensible:
 		if s.cfg.OnExtensible == nil {
 			return nil

@@ -105,7 +105,27 @@ func (s *Server) knownBlock(index uint32) bool {
 	if s.ssync != nil && s.ssync.active() {
 		return false
 	}
+	if i, _, ok := s.adding(); ok && i == index {
+		return true
+	}
 	return index <= s.cfg.Ledger.BlockHeight()
+}
+
+// knownBlockHash reports whether the ledger has the block or is adding it.
+func (s *Server) knownBlockHash(h util.Uint256) bool {
+	if _, hash, ok := s.adding(); ok && hash == h {
+		return true
+	}
+	_, err := s.cfg.Ledger.GetHeader(h)
+	return err == nil
+}
+
+// adding is Config.Adding, ok=false without it.
+func (s *Server) adding() (uint32, util.Uint256, bool) {
+	if s.cfg.Adding == nil {
+		return 0, util.Uint256{}, false
+	}
+	return s.cfg.Adding()
 }
 
 // handleKnownBlock is handleBlock for a block the chain has, decoded as
@@ -140,8 +160,7 @@ func (s *Server) known(typ payload.InventoryType, h util.Uint256) bool {
 	case payload.InvTX:
 		return s.cfg.Pool != nil && s.cfg.Pool.ContainsTx(h)
 	case payload.InvBlock:
-		_, err := s.cfg.Ledger.GetHeader(h)
-		return err == nil
+		return s.knownBlockHash(h)
 	case payload.InvExtensible:
 		return s.knownExtensible(h)
 	case payload.InvP2PNotaryRequest:

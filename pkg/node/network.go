@@ -90,7 +90,7 @@ func (n *Node) startNetwork(ctx context.Context) (stop func() error, err error) 
 	if err != nil {
 		return nil, fmt.Errorf("p2p: %w", err)
 	}
-	cfg.Ledger, cfg.Blocks, cfg.Log = c, sharingSink{q, n.pool.TryGet}, log
+	cfg.Ledger, cfg.Blocks, cfg.Adding, cfg.Log = c, sharingSink{q, n.pool.TryGet}, c.Adding, log
 	cfg.Clock, cfg.Transport = n.clock, n.transport
 	cfg.Pool = poolView{n.pool, n.pipe}
 	cfg.Notary = n.notaryNetConfig()

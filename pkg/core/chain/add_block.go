@@ -63,7 +63,26 @@ func (c *Chain) add(b *block.Block, speculative bool) error {
 	if speculative || c.cfg.noBlockLog {
 		mode.log = logNone
 	}
+	c.adding.Store(&addingBlock{index: b.Index, hash: b.Hash()})
+	defer c.adding.Store(nil)
 	return c.addBlock(b, mode)
+}
+
+// addingBlock is what Adding reports.
+type addingBlock struct {
+	index uint32
+	hash  util.Uint256
+}
+
+// Adding returns the index and hash of the block being added, if one is:
+// a copy of it from a peer need not be fetched nor decoded (if adding it
+// fails, the block is missing and fetched by index again).
+func (c *Chain) Adding() (index uint32, hash util.Uint256, ok bool) {
+	a := c.adding.Load()
+	if a == nil {
+		return 0, util.Uint256{}, false
+	}
+	return a.index, a.hash, true
 }
 
 // addMode says how addBlock treats a block.

@@ -141,6 +141,8 @@ type Chain struct {
 	trie  *mpt.Trie
 
 	height atomic.Uint32
+	// adding is the block AddBlock is adding (nil between blocks).
+	adding atomic.Pointer[addingBlock]
 	// tipGen counts the changes of the committed state's tip (bumped after
 	// height); poolLimits caches the limits read for one generation
 	// (limits.go).
