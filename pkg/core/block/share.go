@@ -27,7 +27,7 @@ func (b *Block) ShareTransactions(lookup func(util.Uint256) (*transaction.Transa
 	shared := 0
 	for i, tx := range b.Transactions {
 		other, ok := lookup(tx.Hash())
-		if !ok || other == tx || !sameWitnesses(tx.Witnesses, other.Witnesses) {
+		if !ok || other == tx || !transaction.SameWitnesses(tx.Witnesses, other.Witnesses) {
 			continue
 		}
 		b.Transactions[i] = other
@@ -38,17 +38,4 @@ func (b *Block) ShareTransactions(lookup func(util.Uint256) (*transaction.Transa
 		b.Witness.VerificationScript = bytes.Clone(b.Witness.VerificationScript)
 	}
 	return shared
-}
-
-func sameWitnesses(a, b []transaction.Witness) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if !bytes.Equal(a[i].InvocationScript, b[i].InvocationScript) ||
-			!bytes.Equal(a[i].VerificationScript, b[i].VerificationScript) {
-			return false
-		}
-	}
-	return true
 }

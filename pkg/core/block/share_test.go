@@ -24,15 +24,20 @@ func decodeAliased(t *testing.T, raw []byte) *block.Block {
 	return b
 }
 
-func poolOf(txs ...*transaction.Transaction) func(util.Uint256) (*transaction.Transaction, bool) {
-	m := make(map[util.Uint256]*transaction.Transaction, len(txs))
+// txPool is a pool of transactions by hash.
+type txPool map[util.Uint256]*transaction.Transaction
+
+func poolOf(txs ...*transaction.Transaction) txPool {
+	m := make(txPool, len(txs))
 	for _, tx := range txs {
 		m[tx.Hash()] = tx
 	}
-	return func(h util.Uint256) (*transaction.Transaction, bool) {
-		tx, ok := m[h]
-		return tx, ok
-	}
+	return m
+}
+
+func (m txPool) get(h util.Uint256) (*transaction.Transaction, bool) {
+	tx, ok := m[h]
+	return tx, ok
 }
 
 func TestShareTransactions(t *testing.T) {
@@ -52,7 +57,7 @@ func TestShareTransactions(t *testing.T) {
 	require.Equal(t, orig.Transactions[3].Hash(), pooled[3].Hash())
 
 	b := decodeAliased(t, raw)
-	require.Equal(t, 3, b.ShareTransactions(poolOf(pooled...)))
+	require.Equal(t, 3, b.ShareTransactions(poolOf(pooled...).get))
 	for i := range 3 {
 		require.Same(t, pooled[i], b.Transactions[i])
 	}
@@ -67,7 +72,7 @@ func TestShareTransactions(t *testing.T) {
 	all := decodeAliased(t, raw)
 	pooled[3] = newTx(3)
 	pooled = append(pooled, newTx(4))
-	require.Equal(t, 5, all.ShareTransactions(poolOf(pooled...)))
+	require.Equal(t, 5, all.ShareTransactions(poolOf(pooled...).get))
 	require.False(t, aliases(raw, all.Witness.InvocationScript))
 	require.False(t, aliases(raw, all.Witness.VerificationScript))
 	for _, tx := range all.Transactions {
@@ -79,7 +84,7 @@ func TestShareTransactions(t *testing.T) {
 
 	// Nothing pooled: nothing changes.
 	none := decodeAliased(t, raw)
-	require.Zero(t, none.ShareTransactions(poolOf()))
+	require.Zero(t, none.ShareTransactions(poolOf().get))
 	require.True(t, aliases(raw, none.Witness.InvocationScript))
 }
 
@@ -96,7 +101,7 @@ func TestShareTransactionsFreesBuffer(t *testing.T) {
 	freed := make(chan struct{})
 	runtime.AddCleanup(&raw[0], func(struct{}) { close(freed) }, struct{}{})
 	raw = nil
-	require.Equal(t, len(pooled), b.ShareTransactions(poolOf(pooled...)))
+	require.Equal(t, len(pooled), b.ShareTransactions(poolOf(pooled...).get))
 
 	deadline := time.After(10 * time.Second)
 	for {

@@ -25,13 +25,7 @@ func TestTransactionsRecordedAsTheyRun(t *testing.T) {
 	acc, err := os.ReadFile(filepath.Join(conformance.Dir(t, "chains", name), name+".acc"))
 	require.NoError(t, err)
 	restore := func(subscribed bool) (map[string][]byte, int) {
-		cfg := loadProtocol(t, name)
-		natives, err := referenceNatives(&cfg.ProtocolConfiguration)
-		require.NoError(t, err)
-		c, err := Open(Config{Protocol: cfg.ProtocolConfiguration, Ledger: cfg.ApplicationConfiguration.Ledger,
-			Store: storage.NewMemoryStore(), Natives: natives, BloomCapacity: 1000})
-		require.NoError(t, err)
-		defer c.Close()
+		c := openRefChain(t, name)
 		execs := 0
 		var s *Subscription
 		done := make(chan struct{})
@@ -44,7 +38,7 @@ func TestTransactionsRecordedAsTheyRun(t *testing.T) {
 				}
 			}()
 		}
-		_, err = Restore(context.Background(), c, bytes.NewReader(acc), RestoreOptions{})
+		_, err := Restore(context.Background(), c, bytes.NewReader(acc), RestoreOptions{})
 		require.NoError(t, err)
 		if s != nil {
 			s.Close()

@@ -1,8 +1,6 @@
 package chain
 
 import (
-	"bytes"
-
 	"github.com/n3d-io/n3d/pkg/core/transaction"
 )
 
@@ -29,21 +27,7 @@ func (c *Chain) inPool(tx *transaction.Transaction) bool {
 		return false
 	}
 	p, ok := c.cfg.Pooled(tx.Hash())
-	return ok && (p == tx || sameWitnesses(p.Witnesses, tx.Witnesses))
-}
-
-// sameWitnesses reports whether a and b are byte-identical witness lists.
-func sameWitnesses(a, b []transaction.Witness) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if !bytes.Equal(a[i].InvocationScript, b[i].InvocationScript) ||
-			!bytes.Equal(a[i].VerificationScript, b[i].VerificationScript) {
-			return false
-		}
-	}
-	return true
+	return ok && (p == tx || transaction.SameWitnesses(p.Witnesses, tx.Witnesses))
 }
 
 // verifyPooled is verify for a transaction the pool verified on entry

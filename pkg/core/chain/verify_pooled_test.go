@@ -96,20 +96,6 @@ func (kc *keyChain) add2(txs ...*transaction.Transaction) {
 	require.NoError(kc.t, kc.c.AddBlock(kc.block(txs...)))
 }
 
-// TestSameWitnesses compares witness lists byte for byte.
-func TestSameWitnesses(t *testing.T) {
-	w := func(inv, verif string) transaction.Witness {
-		return transaction.Witness{InvocationScript: []byte(inv), VerificationScript: []byte(verif)}
-	}
-	a := []transaction.Witness{w("sig", "key"), w("", "")}
-	require.True(t, sameWitnesses(a, []transaction.Witness{w("sig", "key"), w("", "")}))
-	require.True(t, sameWitnesses(nil, []transaction.Witness{}))
-	require.False(t, sameWitnesses(a, a[:1]))
-	require.False(t, sameWitnesses(a, []transaction.Witness{w("sig", "kez"), w("", "")}))
-	require.False(t, sameWitnesses(a, []transaction.Witness{w("sig", "key"), w("x", "")}))
-	require.False(t, sameWitnesses(a, []transaction.Witness{w("sigkey", ""), w("", "")}))
-}
-
 // BenchmarkVerifyTxsOn is the block path's transaction check (verifyTxsOn)
 // of chain50x2's last block, with its transactions pooled (the pooled
 // copies are equal, not the same objects, as for a block from a peer) and

@@ -1,6 +1,7 @@
 package transaction
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	goio "io"
@@ -117,4 +118,19 @@ func nonNil(b []byte) []byte {
 		return []byte{}
 	}
 	return b
+}
+
+// SameWitnesses reports whether a and b are byte-identical witness lists
+// (two transactions with one hash differ at most in their witnesses).
+func SameWitnesses(a, b []Witness) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !bytes.Equal(a[i].InvocationScript, b[i].InvocationScript) ||
+			!bytes.Equal(a[i].VerificationScript, b[i].VerificationScript) {
+			return false
+		}
+	}
+	return true
 }
