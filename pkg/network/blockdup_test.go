@@ -33,6 +33,17 @@ func (h *heldBlocks) len() int {
 	return len(h.got)
 }
 
+// refBlock31 is block 31 of the reference chain: the next block of a
+// node restored with restoreCount 30.
+func refBlock31(t *testing.T) *block.Block {
+	t.Helper()
+	src := openChain(t, refChain(t), true)
+	defer src.Close()
+	b, err := src.GetBlockByIndex(31)
+	require.NoError(t, err)
+	return b
+}
+
 // TestDeliveredBlockNotFetchedAgain: in a 4+1 network every validator
 // announces each new block to the RPC node. The first announcement is
 // asked for and delivered; the block then waits in the block queue while
@@ -41,10 +52,7 @@ func (h *heldBlocks) len() int {
 // second time: a 20k-transaction block is ~5 MB on the wire and ~30 MB
 // decoded, and loaded RPC nodes held three copies at once.
 func TestDeliveredBlockNotFetchedAgain(t *testing.T) {
-	src := openChain(t, refChain(t), true)
-	defer src.Close()
-	next, err := src.GetBlockByIndex(31)
-	require.NoError(t, err)
+	next := refBlock31(t)
 
 	held := new(heldBlocks)
 	v := newNode(t, nodeOpts{restore: true, restoreCount: 30, cfg: func(c *Config) { c.Blocks = held }})
@@ -69,10 +77,7 @@ func TestDeliveredBlockNotFetchedAgain(t *testing.T) {
 // rejected block would come back the same. The node runs on a fake
 // clock that the test advances.
 func TestUnaddedBlockForgotten(t *testing.T) {
-	src := openChain(t, refChain(t), true)
-	defer src.Close()
-	next, err := src.GetBlockByIndex(31)
-	require.NoError(t, err)
+	next := refBlock31(t)
 	h := next.Hash()
 
 	mem := newMemNet(t, true)
@@ -123,10 +128,7 @@ func (p *rawPeer) requireNextGetDataFresh(fresh util.Uint256, msg string) {
 // it. The node neither asks for that block nor queues a copy sent
 // anyway (it is read as its header only).
 func TestBlockBeingAddedNotFetched(t *testing.T) {
-	src := openChain(t, refChain(t), true)
-	defer src.Close()
-	next, err := src.GetBlockByIndex(31)
-	require.NoError(t, err)
+	next := refBlock31(t)
 
 	held := new(heldBlocks)
 	var adding sync.Mutex // held: the ledger is adding next

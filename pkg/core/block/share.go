@@ -27,7 +27,7 @@ func (b *Block) ShareTransactions(lookup func(util.Uint256) (*transaction.Transa
 	shared := 0
 	for i, tx := range b.Transactions {
 		other, ok := lookup(tx.Hash())
-		if !ok || other == tx || !transaction.SameWitnesses(tx.Witnesses, other.Witnesses) {
+		if !ok || (other != tx && !transaction.SameWitnesses(tx.Witnesses, other.Witnesses)) {
 			continue
 		}
 		b.Transactions[i] = other

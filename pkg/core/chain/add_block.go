@@ -23,7 +23,7 @@ type blockResult struct {
 	onPersist, postPersist *state.AppExecResult
 	txs                    []*state.AppExecResult // one per transaction, unless txsStored
 	// txsStored: the transactions and their results are in the block's
-	// DAO already (recorded as each ran), txs is all nil.
+	// DAO already (recorded as each ran), txs is nil.
 	txsStored bool
 }
 
@@ -257,12 +257,11 @@ func (c *Chain) storeLedger(d *dao.DAO, b *block.Block, res *blockResult) error 
 	if err := d.StoreAsBlock(b, res.onPersist, res.postPersist); err != nil {
 		return err
 	}
-	for i, tx := range b.Transactions {
-		if res.txsStored {
-			break
-		}
-		if err := d.StoreAsTransaction(tx, b.Index, res.txs[i]); err != nil {
-			return err
+	if !res.txsStored {
+		for i, tx := range b.Transactions {
+			if err := d.StoreAsTransaction(tx, b.Index, res.txs[i]); err != nil {
+				return err
+			}
 		}
 	}
 	if err := d.StoreAsCurrentBlock(b); err != nil {

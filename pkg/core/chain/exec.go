@@ -74,7 +74,7 @@ func (e *interopExecutor) execFeeFactor(d *dao.DAO) (int64, error) {
 }
 
 func (e *interopExecutor) execute(d *dao.DAO, b *block.Block) (*blockResult, error) {
-	res := &blockResult{txs: make([]*state.AppExecResult, len(b.Transactions))}
+	res := new(blockResult)
 	var err error
 	if res.onPersist, err = e.runSystem(d, b, trigger.OnPersist, onPersistScript); err != nil {
 		return nil, err
@@ -87,6 +87,9 @@ func (e *interopExecutor) execute(d *dao.DAO, b *block.Block) (*blockResult, err
 	// 20k transfers. The records are invisible to the block's later
 	// transactions: the ledger's height is still the previous block's.
 	res.txsStored = e.c.subs.wanted()&^EventBlock == 0
+	if !res.txsStored {
+		res.txs = make([]*state.AppExecResult, len(b.Transactions))
+	}
 	// One layer and one interop context reused by every transaction.
 	var (
 		txDAO *dao.DAO
@@ -95,12 +98,13 @@ func (e *interopExecutor) execute(d *dao.DAO, b *block.Block) (*blockResult, err
 	)
 	for i, tx := range b.Transactions {
 		txDAO = d.PrivateReusing(txDAO)
-		if aer, ic, err = e.runTx(txDAO, b, tx, ic); err != nil {
-			return nil, fmt.Errorf("transaction %s: %w", tx.Hash().String(), err)
-		}
-		if !res.txsStored {
+		aer, ic, err = e.runTx(txDAO, b, tx, ic)
+		if err == nil && res.txsStored {
+			err = d.StoreAsTransaction(tx, b.Index, aer)
+		} else if err == nil {
 			res.txs[i] = aer
-		} else if err = d.StoreAsTransaction(tx, b.Index, aer); err != nil {
+		}
+		if err != nil {
 			return nil, fmt.Errorf("transaction %s: %w", tx.Hash().String(), err)
 		}
 	}

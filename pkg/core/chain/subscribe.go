@@ -245,7 +245,9 @@ func (c *Chain) publish(b *block.Block, res *blockResult, _ util.Uint256) {
 			if kinds&EventTransaction != 0 {
 				evs = append(evs, Event{Kind: EventTransaction, Tx: tx, Container: tx.Hash()})
 			}
-			addExec(res.txs[i])
+			if !res.txsStored { // recorded as they ran: nobody wanted them then
+				addExec(res.txs[i])
+			}
 		}
 		addExec(res.postPersist)
 	}
