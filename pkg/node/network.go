@@ -17,6 +17,7 @@ import (
 	"github.com/n3d-io/n3d/pkg/network/payload"
 	"github.com/n3d-io/n3d/pkg/services/stateroot"
 	"github.com/n3d-io/n3d/pkg/util"
+	"go.uber.org/zap"
 )
 
 // networkConfig maps the P2P section and the protocol's seeds onto the
@@ -70,23 +71,7 @@ func (n *Node) startNetwork(ctx context.Context) (stop func() error, err error) 
 	if err != nil {
 		return nil, fmt.Errorf("p2p: %w", err)
 	}
-	adm, err := consensus.NewAdmission(consensus.AdmissionConfig{
-		Magic:               uint32(n.cfg.ProtocolConfiguration.Magic),
-		StateRootInHeader:   n.cfg.ProtocolConfiguration.StateRootInHeader,
-		Height:              c.BlockHeight,
-		NextBlockValidators: c.NextBlockValidators,
-		Service:             n.cons,
-		// ExtensibleAdmission (below) checks every witness first.
-		WitnessVerified: true,
-	})
-	if err != nil {
-		return nil, fmt.Errorf("p2p: %w", err)
-	}
-	handlers := map[string]func(*payload.Extensible) error{consensus.Category: adm.Check}
-	if n.sr != nil {
-		handlers[stateroot.Category] = stateRootHandler(n.sr)
-	}
-	ext, err := n.extensibleAdmission(handlers)
+	onExtensible, err := n.extensibleHandler()
 	if err != nil {
 		return nil, fmt.Errorf("p2p: %w", err)
 	}
@@ -114,7 +99,7 @@ func (n *Node) startNetwork(ctx context.Context) (stop func() error, err error) 
 		// answer here; verdicts come later.
 		submitted(pipe.Submit(txpipe.Source(peer), tx))
 	}
-	cfg.OnExtensible = ext.Check
+	cfg.OnExtensible = onExtensible
 	if n.p2pTune != nil {
 		n.p2pTune(&cfg)
 	}
@@ -122,12 +107,48 @@ func (n *Node) startNetwork(ctx context.Context) (stop func() error, err error) 
 	if err != nil {
 		return nil, fmt.Errorf("p2p: %w", err)
 	}
+	return n.runNetwork(ctx, srv, log, q, sq)
+}
+
+// extensibleHandler is the check of every extensible payload from a peer:
+// the generic admission (sender, witness), then the category's service
+// (consensus, state roots when the service runs).
+func (n *Node) extensibleHandler() (func(*payload.Extensible) error, error) {
+	c := n.chain
+	adm, err := consensus.NewAdmission(consensus.AdmissionConfig{
+		Magic:               uint32(n.cfg.ProtocolConfiguration.Magic),
+		StateRootInHeader:   n.cfg.ProtocolConfiguration.StateRootInHeader,
+		Height:              c.BlockHeight,
+		NextBlockValidators: c.NextBlockValidators,
+		Service:             n.cons,
+		// ExtensibleAdmission (below) checks every witness first.
+		WitnessVerified: true,
+	})
+	if err != nil {
+		return nil, err
+	}
+	handlers := map[string]func(*payload.Extensible) error{consensus.Category: adm.Check}
+	if n.sr != nil {
+		handlers[stateroot.Category] = stateRootHandler(n.sr)
+	}
+	ext, err := n.extensibleAdmission(handlers)
+	if err != nil {
+		return nil, err
+	}
+	return ext.Check, nil
+}
+
+// runNetwork runs the block queues, the server and the relay of the
+// chain's new blocks in one group, and returns once the server listens
+// (the returned stop ends them all) or has failed to start.
+func (n *Node) runNetwork(ctx context.Context, srv *network.Server, log *zap.Logger, queues ...*blockqueue.Queue) (func() error, error) {
 	g := newGroup(ctx, log)
-	sub := c.Subscribe(chain.EventBlock, 0)
+	sub := n.chain.Subscribe(chain.EventBlock, 0)
 	runDone := make(chan struct{})
-	g.goRun(q.Run)
-	if sq != nil {
-		g.goRun(sq.Run)
+	for _, q := range queues {
+		if q != nil {
+			g.goRun(q.Run)
+		}
 	}
 	g.goRun(func(ctx context.Context) error {
 		defer close(runDone)
@@ -139,7 +160,7 @@ func (n *Node) startNetwork(ctx context.Context) (stop func() error, err error) 
 		}
 		return nil
 	})
-	stop = func() error {
+	stop := func() error {
 		sub.Close()
 		if err := g.stop(); err != nil {
 			return fmt.Errorf("p2p: %w", err)
