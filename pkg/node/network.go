@@ -2,6 +2,7 @@ package node
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/n3d-io/n3d/pkg/buildinfo"
@@ -172,7 +173,13 @@ func (n *Node) runNetwork(ctx context.Context, srv *network.Server, log *zap.Log
 		n.p2p.Store(srv)
 		return stop, nil
 	case <-runDone:
-		return nil, stop()
+		// Run ends before Ready only with an error, but a context
+		// cancelled right after Ready can end it too: never report a
+		// start without a stop.
+		if err := stop(); err != nil {
+			return nil, err
+		}
+		return nil, errors.New("p2p: server stopped while starting")
 	}
 }
 
