@@ -3,12 +3,12 @@
 execution trace (`go tool trace -d=parsed trace.out > parsed.txt`, the
 trace taken by run.sh with PPROF_TRACE) and prints, per bin, the cores each
 class of goroutine was running (a goroutine's class comes from the first
-stack of it that names a known function: RPC handlers, the consensus
+of its own stacks that names a known function: RPC handlers, the consensus
 goroutine that adds the block, the store's flush, the collector, ...), the
 cores busy in all, and the RPC answers finished in the bin (a handler going
 back to reading its connection). With --summary, the share of bins where
-the collector ran (> 0.2 of a core), where the block did (> 0.5), and the
-rest, with their mean answers and busy cores.
+the collector ran (> 0.2 of a core), where the block did (> 0.5), where
+the store's flush did (> 0.5), and the rest, with their mean answers and busy cores.
 
 usage: trace-bins.py PARSED.txt [BIN_MS] [--summary]
 """
@@ -55,17 +55,22 @@ def scan(path, width):
         if to == "Running":
             started[g] = t
 
+    own = False  # in the TransitionStack: the goroutine's own (or, when created, its start function)
     with open(path) as f:
         for line in f:
             if line.startswith("M="):
                 finish()
-                pending, stack = None, []
+                pending, stack, own = None, [], False
                 m = TRANSITION.search(line)
                 if m:
                     t = int(m.group(1))
                     t0 = t if t0 is None else t0
                     pending = (int(m.group(2)), m.group(3), m.group(4), m.group(5), t)
-            elif pending is not None and line.startswith("\t") and len(stack) < 60:
+            elif line.startswith("TransitionStack="):
+                own = True
+            elif line.startswith("Stack="):
+                own = False  # the stack of whoever caused the transition
+            elif pending is not None and own and line.startswith("\t") and len(stack) < 60:
                 stack.append(line.strip())
     finish()
     return busy, answers
@@ -89,9 +94,10 @@ def main():
     groups = collections.defaultdict(list)
     for ms, cols, total, n in rows:
         cols = dict(zip(COLUMNS, cols))
-        key = "gc" if cols["gc"] > 0.2 else "block" if cols["block"] > 0.5 else "rest"
+        key = ("gc" if cols["gc"] > 0.2 else "block" if cols["block"] > 0.5 else
+               "flush" if cols["flush"] > 0.5 else "rest")
         groups[key].append((total, n))
-    for key in ("rest", "block", "gc"):
+    for key in ("rest", "block", "flush", "gc"):
         g = groups[key]
         if g:
             print(f"{key:6s} {len(g) / len(rows):5.0%} of bins  answers/bin {sum(n for _, n in g) / len(g):6.1f}"
