@@ -48,10 +48,11 @@ offers New(Config) and Start/Stop or Run(ctx). To wire it here:
     newGroup(ctx, log) so Stop waits for them; Stop then stops it before
     the services it depends on;
  3. if it takes extensible payloads of its own category, add its rule to
-    the handlers map in extensibleHandler (network.go; network.ExtensibleAdmission checks
-    every payload's height, sender and witness first and relays valid
-    payloads of categories nobody handles; a handler reports a
-    misbehaving sender by wrapping network.ErrInvalidExtensible);
+    the handlers map in extensibleHandler (network.go;
+    network.ExtensibleAdmission checks every payload's height, sender and
+    witness first and relays valid payloads of categories nobody handles;
+    a handler reports a misbehaving sender by wrapping
+    network.ErrInvalidExtensible);
  4. add an accessor if a test or an embedding program needs it, and the
     package to the layer table (internal/layers, docs/architecture.md).
 */
