@@ -2,6 +2,7 @@ package network
 
 import (
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -131,16 +132,12 @@ func TestBlockBeingAddedNotFetched(t *testing.T) {
 	next := refBlock31(t)
 
 	held := new(heldBlocks)
-	var adding sync.Mutex // held: the ledger is adding next
-	adding.Lock()
+	var adding atomic.Bool // the ledger is adding next
+	adding.Store(true)
 	v := newNode(t, nodeOpts{restore: true, restoreCount: 30, cfg: func(c *Config) {
 		c.Blocks = held
 		c.Adding = func() (uint32, util.Uint256, bool) {
-			if adding.TryLock() {
-				adding.Unlock()
-				return 0, util.Uint256{}, false
-			}
-			return next.Index, next.Hash(), true
+			return next.Index, next.Hash(), adding.Load()
 		}
 	}})
 	p := dialRaw(t, v, 33)
@@ -151,7 +148,7 @@ func TestBlockBeingAddedNotFetched(t *testing.T) {
 	require.Zero(t, held.len(), "a copy of the block being added was queued")
 
 	// Once the ledger is no longer adding it, the block is new again.
-	adding.Unlock()
+	adding.Store(false)
 	p.send(message.CmdBlock, next)
 	require.Eventually(t, func() bool { return held.len() == 1 }, waitFor, time.Millisecond)
 }

@@ -200,6 +200,13 @@ func (n *notifier) wanted() EventKind {
 	return k
 }
 
+// recordTxsAsTheyRun reports whether a block's transactions are recorded
+// as each one runs rather than after the block: when no subscriber takes
+// executions or notifications, nothing reads a result once it is stored.
+func (c *Chain) recordTxsAsTheyRun() bool {
+	return c.subs.wanted()&^EventBlock == 0
+}
+
 // Subscribe returns a subscription to the given kinds of events. maxPending
 // bounds its backlog (DefaultMaxPending when 0); a subscriber further behind
 // is dropped, so a slow reader never holds up block processing.
